@@ -1,0 +1,67 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "comanda",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "comanda", targets: ["comanda"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        // zlib from the system (Debian: zlib1g-dev), for gzip responses.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        // accept4 and sched_getaffinity, which need _GNU_SOURCE.
+        .target(name: "CSystem"),
+        // Our own HTTP/1.1 server on BSD sockets and Dispatch.
+        .target(
+            name: "ComandaHTTP",
+            dependencies: [
+                "CZlib", "CSystem",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The domain: menu, orders, users, waitlist. No HTTP, no SQL.
+        .target(name: "ComandaCore"),
+        // SQLite through GRDB over the system libsqlite3.
+        .target(
+            name: "ComandaStore",
+            dependencies: [
+                "ComandaCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        // Routes binding HTTP to the domain, configuration, error mapping.
+        .target(
+            name: "ComandaApp",
+            dependencies: [
+                "ComandaHTTP", "ComandaCore", "ComandaStore",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "comanda",
+            dependencies: [
+                "ComandaApp",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // A raw-socket HTTP client and server fixtures, for the tests only.
+        .target(
+            name: "ComandaTestSupport",
+            dependencies: ["ComandaHTTP", .product(name: "Logging", package: "swift-log")]
+        ),
+        .testTarget(name: "ComandaHTTPTests", dependencies: ["ComandaHTTP", "ComandaTestSupport"]),
+        .testTarget(name: "ComandaAppTests", dependencies: ["ComandaApp", "ComandaHTTP", "ComandaTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,172 @@
+import ComandaHTTP
+import Foundation
+import Logging
+
+/// A setting that cannot be used, said in one line: which one, from where, and why.
+public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
+    /// The line to print.
+    public let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Everything `comanda serve` is configured with. Each setting comes from the
+/// configuration file, an environment variable, or a flag; flags beat the
+/// environment, which beats the file, which beats the defaults.
+public struct AppConfiguration: Sendable, Equatable {
+    /// The HTTP server's settings (host, port, limits, timeouts).
+    public var http = HTTPServerConfiguration()
+    /// The SQLite database file.
+    public var database = "comanda.sqlite"
+    /// The folder static pages are served from.
+    public var publicFolder = "Public"
+    /// The minimum level logged; `info` logs one line per request.
+    public var logLevel: Logger.Level = .info
+
+    /// The defaults.
+    public init() {}
+
+    /// One setting: its key in the file, its environment variable, and how to apply a value.
+    struct Setting: Sendable {
+        let key: String
+        let expected: String
+        let apply: @Sendable (inout AppConfiguration, String) -> Bool
+
+        var environmentName: String {
+            var out = "COMANDA_"
+            for c in key {
+                if c.isUppercase { out += "_" }
+                out += c.uppercased()
+            }
+            return out
+        }
+    }
+
+    static func int(_ key: String, _ range: ClosedRange<Int>, _ set: @escaping @Sendable (inout AppConfiguration, Int) -> Void) -> Setting {
+        Setting(key: key, expected: "a whole number from \(range.lowerBound) to \(range.upperBound)") { config, value in
+            guard let n = Int(value.trimmingCharacters(in: .whitespaces)), range.contains(n) else { return false }
+            set(&config, n)
+            return true
+        }
+    }
+
+    static func seconds(_ key: String, _ set: @escaping @Sendable (inout AppConfiguration, Double) -> Void) -> Setting {
+        Setting(key: key, expected: "a number of seconds from 0.05 to 86400") { config, value in
+            guard let n = Double(value.trimmingCharacters(in: .whitespaces)), n.isFinite, n >= 0.05, n <= 86400 else { return false }
+            set(&config, n)
+            return true
+        }
+    }
+
+    static func text(_ key: String, _ set: @escaping @Sendable (inout AppConfiguration, String) -> Void) -> Setting {
+        Setting(key: key, expected: "a non-empty text") { config, value in
+            guard !value.trimmingCharacters(in: .whitespaces).isEmpty, !value.contains("\0") else { return false }
+            set(&config, value)
+            return true
+        }
+    }
+
+    /// Every setting, in the order `--help` and the docs list them.
+    static let settings: [Setting] = [
+        text("host") { $0.http.host = $1 },
+        int("port", 0...65535) { $0.http.port = $1 },
+        text("database") { $0.database = $1 },
+        text("public") { $0.publicFolder = $1 },
+        Setting(key: "logLevel", expected: "one of trace, debug, info, notice, warning, error, critical") { config, value in
+            guard let level = Logger.Level(rawValue: value.lowercased()) else { return false }
+            config.logLevel = level
+            return true
+        },
+        int("maxRequestLineBytes", 256...(1 << 20)) { $0.http.limits.maxRequestLineBytes = $1 },
+        int("maxHeaderBytes", 1024...(1 << 20)) { $0.http.limits.maxHeaderBytes = $1 },
+        int("maxBodyBytes", 1024...(1 << 30)) { $0.http.limits.maxBodyBytes = $1 },
+        seconds("headerTimeout") { $0.http.headerTimeout = $1 },
+        seconds("idleTimeout") { $0.http.idleTimeout = $1 },
+        int("maxConnections", 1...1_000_000) { $0.http.maxConnections = $1 },
+        int("backlog", 16...65535) { $0.http.backlog = $1 },
+        int("workers", 1...256) { $0.http.workers = $1 },
+    ]
+
+    /// Where a value came from, for the error line.
+    enum Source {
+        case file(String), environment(String), flag(String)
+        var label: String {
+            switch self {
+            case .file(let path): return "in \(path)"
+            case .environment(let name): return "from \(name)"
+            case .flag(let name): return "from --\(name)"
+            }
+        }
+    }
+
+    mutating func apply(_ key: String, _ value: String, from source: Source) throws(ConfigurationError) {
+        guard let setting = Self.settings.first(where: { $0.key == key }) else {
+            throw ConfigurationError("unknown setting '\(key)' \(source.label)")
+        }
+        guard setting.apply(&self, value) else {
+            throw ConfigurationError("invalid setting \(key) = \(value.debugDescription) \(source.label): expected \(setting.expected)")
+        }
+    }
+
+    /// Loads the configuration: defaults, then the file (if it exists; it must
+    /// when `fileRequired`), then `environment`, then `flags` (key → value).
+    public static func load(file: String, fileRequired: Bool, environment: [String: String],
+                            flags: [(key: String, value: String)]) throws(ConfigurationError) -> AppConfiguration {
+        var config = AppConfiguration()
+        if FileManager.default.fileExists(atPath: file) {
+            try config.applyFile(file)
+        } else if fileRequired {
+            throw ConfigurationError("configuration file \(file) does not exist")
+        }
+        for setting in settings {
+            if let value = environment[setting.environmentName] {
+                try config.apply(setting.key, value, from: .environment(setting.environmentName))
+            }
+        }
+        for (key, value) in flags {
+            try config.apply(key, value, from: .flag(key))
+        }
+        return config
+    }
+
+    private mutating func applyFile(_ path: String) throws(ConfigurationError) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigurationError("cannot read configuration file \(path)")
+        }
+        let dict: [String: FileValue]
+        do { dict = try JSONDecoder().decode([String: FileValue].self, from: data) } catch {
+            throw ConfigurationError("configuration file \(path) is not a JSON object of settings (\(Self.describe(error)))")
+        }
+        for key in dict.keys.sorted() {
+            guard let raw = dict[key] else { continue }
+            switch raw {
+            case .text(let value): try apply(key, value, from: .file(path))
+            case .other:
+                throw ConfigurationError("invalid setting \(key) in \(path): expected a text or a number")
+            }
+        }
+    }
+
+    /// A value in the configuration file: numbers are taken as their text.
+    private enum FileValue: Decodable {
+        case text(String), other
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.singleValueContainer()
+            if let s = try? c.decode(String.self) { self = .text(s) }
+            else if let b = try? c.decode(Bool.self) { _ = b; self = .other }
+            else if let n = try? c.decode(Int.self) { self = .text(String(n)) }
+            else if let d = try? c.decode(Double.self) { self = .text(String(d)) }
+            else { self = .other }
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.dataCorrupted: return "not valid JSON"
+        case DecodingError.typeMismatch: return "not an object"
+        default: return "unreadable"
+        }
+    }
+
+    /// The names of the environment variables, for `--help` and the docs.
+    public static var environmentVariables: [String] { settings.map(\.environmentName) }
+}

@@ -1,0 +1,82 @@
+import ComandaHTTP
+import Logging
+
+/// A route's handler: the request and its path parameters in, a response out;
+/// a thrown `APIError` is answered as it says, anything else as a 500.
+public typealias RouteHandler = @Sendable (HTTPRequest, PathParameters) throws -> HTTPResponse
+
+/// The whole application behind one seam: routing, static files, error
+/// mapping, conditional GET and gzip. Tests call `respond(to:)` in-process;
+/// the server calls the same method for requests from sockets.
+public final class ComandaApplication: HTTPResponder {
+    private let router: Router<RouteHandler>
+    private let staticFiles: StaticFiles?
+    private let logger: Logger
+
+    /// Builds the application from its configuration.
+    public init(configuration: AppConfiguration, logger: Logger = Logger(label: "comanda")) {
+        self.logger = logger
+        self.staticFiles = StaticFiles(folder: configuration.publicFolder)
+        var router = Router<RouteHandler>()
+        HealthRoutes.register(on: &router)
+        self.router = router
+    }
+
+    /// Answers one request.
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        ConditionalGzip.finish(route(request), for: request)
+    }
+
+    private func route(_ request: HTTPRequest) -> HTTPResponse {
+        switch router.match(request.method, path: request.path) {
+        case .found(let handler, let parameters, _):
+            do {
+                return try handler(request, parameters)
+            } catch let error as APIError {
+                return error.response
+            } catch {
+                return internalError(error, request: request)
+            }
+        case .methodNotAllowed(let allowed):
+            return methodNotAllowed(request, allowed)
+        case .badPath:
+            return APIError.badPath.response
+        case .notFound:
+            return staticFile(request)
+        }
+    }
+
+    private func methodNotAllowed(_ request: HTTPRequest, _ allowed: [HTTPMethod]) -> HTTPResponse {
+        let all = allowed + (allowed.contains(.OPTIONS) ? [] : [.OPTIONS])
+        if request.method == .OPTIONS {
+            var r = HTTPResponse(status: .noContent)
+            r.headers.add("Allow", all.map(\.rawValue).joined(separator: ", "))
+            return r
+        }
+        return APIError.methodNotAllowed(all).response
+    }
+
+    private func staticFile(_ request: HTTPRequest) -> HTTPResponse {
+        guard let staticFiles else { return APIError.notFound().response }
+        switch staticFiles.lookup(path: request.path) {
+        case .badPath:
+            return APIError.badPath.response
+        case .notFound:
+            return APIError.notFound().response
+        case .file(let body, let contentType, let etag):
+            guard request.method == .GET || request.method == .HEAD else {
+                return methodNotAllowed(request, [.GET, .HEAD])
+            }
+            return HTTPResponse(status: .ok, headers: HTTPHeaders([
+                ("Content-Type", contentType), ("ETag", etag), ("Cache-Control", "no-cache"),
+            ]), body: body)
+        }
+    }
+
+    private func internalError(_ error: any Error, request: HTTPRequest) -> HTTPResponse {
+        let id = String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        logger.error("request \(id) \(request.method.rawValue) \(request.path) failed: \(String(reflecting: error))")
+        return HTTPResponse.error(.internalServerError, code: "internal_error",
+                                  message: "Something went wrong on our side (request \(id)).")
+    }
+}

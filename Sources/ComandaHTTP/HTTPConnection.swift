@@ -1,0 +1,346 @@
+import Dispatch
+import Logging
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One client connection. It reads into a buffer, parses, answers complete
+/// requests in order (pipelining), writes without blocking (waiting for
+/// writability when the socket is full, and reading nothing meanwhile), and
+/// closes on error, on `Connection: close`, or on a timeout. All of its state
+/// is touched only on its worker's queue.
+final class HTTPConnection: @unchecked Sendable {
+    private enum State { case open, closeAfterWrite, lingering, closed }
+
+    private let fd: Int32
+    private let worker: HTTPWorker
+    private let server: HTTPServer
+    private var state: State = .open
+    private var readSource: DispatchSourceRead?
+    private var writeSource: DispatchSourceWrite?
+    private var readSuspended = false
+    private var writeSuspended = true
+    private var pendingCancels = 0
+
+    private var input: [UInt8] = []
+    private var inputStart = 0
+    private var output: [UInt8] = []
+    private var outputStart = 0
+    private var parser: HTTPRequestParser
+    private var sentContinue = false
+    /// Answer the error with lingering close (the client may still be sending).
+    private var lingerOnClose = false
+
+    /// When the current request's first byte arrived (nil: none yet).
+    private var requestStartedAt: UInt64?
+    /// When the connection last made progress (read, write, or a response).
+    private var lastActivity: UInt64
+
+    /// Output beyond this is not added to until the client reads some.
+    private static let outputHighWater = 1 << 20
+    /// Seconds a lingering close keeps draining the client's bytes.
+    private static let lingerSeconds: Double = 2
+
+    init(fd: Int32, worker: HTTPWorker, server: HTTPServer) {
+        self.fd = fd
+        self.worker = worker
+        self.server = server
+        self.parser = HTTPRequestParser(limits: server.configuration.limits)
+        self.lastActivity = DispatchTime.now().uptimeNanoseconds
+        self.requestStartedAt = lastActivity
+    }
+
+    func start() {
+        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: worker.queue)
+        source.setEventHandler { [unowned self] in self.readable() }
+        source.setCancelHandler { [self] in self.sourceCancelled() }
+        readSource = source
+        pendingCancels += 1
+        source.resume()
+    }
+
+    // MARK: - Reading
+
+    private func readable() {
+        guard state != .closed else { return }
+        let buffer = worker.readBuffer
+        while true {
+            let n = recv(fd, buffer.baseAddress, buffer.count, 0)
+            if n > 0 {
+                lastActivity = DispatchTime.now().uptimeNanoseconds
+                if state == .lingering { continue }
+                if requestStartedAt == nil { requestStartedAt = lastActivity }
+                input.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+                if n == buffer.count && input.count - inputStart < server.configuration.limits.maxBodyBytes * 2 { continue }
+                process()
+                return
+            }
+            if n == 0 {
+                peerClosed()
+                return
+            }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: return
+            default: close(); return
+            }
+        }
+    }
+
+    /// The client shut its side: answer what is already complete, then close.
+    private func peerClosed() {
+        switch state {
+        case .lingering, .closed:
+            close()
+        case .open, .closeAfterWrite:
+            if outputStart < output.count {
+                state = .closeAfterWrite
+                suspendReading()
+            } else {
+                close()
+            }
+        }
+    }
+
+    // MARK: - Requests
+
+    private func process() {
+        while state == .open && output.count - outputStart < Self.outputHighWater {
+            if inputStart == input.count { break }
+            let result: Result<HTTPRequestParser.Step, HTTPParseError> = input.withUnsafeBytes { raw in
+                do throws(HTTPParseError) {
+                    return .success(try parser.parse(UnsafeRawBufferPointer(rebasing: raw[inputStart...])))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            guard case .success(let step) = result else {
+                if case .failure(let error) = result { answerParseError(error) }
+                break
+            }
+            switch step {
+            case .needMoreData:
+                if parser.awaitingBodyWithContinue && !sentContinue {
+                    sentContinue = true
+                    output.append(contentsOf: Self.continueLine)
+                }
+            case .complete(let request, let consumed):
+                inputStart += consumed
+                parser.reset()
+                sentContinue = false
+                answer(request)
+                requestStartedAt = inputStart < input.count ? DispatchTime.now().uptimeNanoseconds : nil
+                continue
+            }
+            break
+        }
+        if inputStart == input.count {
+            input.removeAll(keepingCapacity: input.capacity <= 64 * 1024)
+            inputStart = 0
+        } else if inputStart > 0 && parser.isAtRequestStart {
+            input.removeFirst(inputStart)
+            inputStart = 0
+        }
+        flush()
+    }
+
+    private static let continueLine = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+
+    private func answer(_ request: HTTPRequest) {
+        let started = DispatchTime.now().uptimeNanoseconds
+        var response = server.responder.respond(to: request)
+        if !response.hasSafeHeaders {
+            server.logger.error("refused to send a response with an unsafe header for \(request.method) \(request.path)")
+            response = .error(.internalServerError, code: "internal_error", message: "The server failed to answer this request.")
+        }
+        let keepAlive = request.keepAlive && !server.shuttingDown.load(ordering: .relaxed)
+        let before = output.count
+        response.serialize(into: &output, date: worker.dateCache.current(), keepAlive: keepAlive,
+                           http10KeepAlive: keepAlive && request.version == .http1_0,
+                           includeBody: request.method != .HEAD)
+        if !keepAlive { state = .closeAfterWrite }
+        let bytes = output.count - before
+        let logger = server.logger
+        if logger.logLevel <= .info {
+            let micros = (DispatchTime.now().uptimeNanoseconds - started) / 1000
+            logger.info("\(request.method.rawValue) \(request.path) \(response.status.code) \(bytes)B \(micros)us")
+        }
+    }
+
+    private func answerParseError(_ error: HTTPParseError) {
+        server.logger.debug("parse error \(error) from fd \(fd)")
+        let response = error.response
+        response.serialize(into: &output, date: worker.dateCache.current(), keepAlive: false,
+                           http10KeepAlive: false, includeBody: true)
+        state = .closeAfterWrite
+        lingerOnClose = true
+    }
+
+    // MARK: - Writing
+
+    private func flush() {
+        while outputStart < output.count {
+            let n = output.withUnsafeBytes { raw in
+                send(fd, raw.baseAddress! + outputStart, raw.count - outputStart, Int32(MSG_NOSIGNAL))
+            }
+            if n > 0 {
+                outputStart += n
+                continue
+            }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                waitForWritable()
+                return
+            }
+            close()
+            return
+        }
+        output.removeAll(keepingCapacity: output.capacity <= 256 * 1024)
+        outputStart = 0
+        lastActivity = DispatchTime.now().uptimeNanoseconds
+        if writeSource != nil && !writeSuspended {
+            writeSource?.suspend()
+            writeSuspended = true
+        }
+        switch state {
+        case .closeAfterWrite:
+            finishClosing()
+        case .open:
+            resumeReading()
+        case .lingering, .closed:
+            break
+        }
+    }
+
+    private func waitForWritable() {
+        suspendReading()
+        if writeSource == nil {
+            let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: worker.queue)
+            source.setEventHandler { [unowned self] in self.writable() }
+            source.setCancelHandler { [self] in self.sourceCancelled() }
+            writeSource = source
+            pendingCancels += 1
+        }
+        if writeSuspended {
+            writeSuspended = false
+            writeSource?.resume()
+        }
+    }
+
+    private func writable() {
+        guard state != .closed else { return }
+        lastActivity = DispatchTime.now().uptimeNanoseconds
+        flush()
+        // Drained and still open: answer requests that arrived meanwhile.
+        if state == .open && outputStart == output.count && inputStart < input.count {
+            process()
+        }
+    }
+
+    private func suspendReading() {
+        if !readSuspended, let readSource {
+            readSource.suspend()
+            readSuspended = true
+        }
+    }
+
+    private func resumeReading() {
+        if readSuspended, let readSource {
+            readSuspended = false
+            readSource.resume()
+        }
+    }
+
+    // MARK: - Closing
+
+    /// After the last response: close now, or first drain what the client is
+    /// still sending so that our answer is not destroyed by a reset.
+    private func finishClosing() {
+        if lingerOnClose || inputStart < input.count {
+            state = .lingering
+            lastActivity = DispatchTime.now().uptimeNanoseconds
+            Glibc.shutdown(fd, Int32(SHUT_WR))
+            input = []
+            inputStart = 0
+            resumeReading()
+        } else {
+            close()
+        }
+    }
+
+    /// Closes the socket (once both sources are cancelled) and forgets the connection.
+    func close() {
+        guard state != .closed else { return }
+        state = .closed
+        if let readSource {
+            if readSuspended { readSuspended = false; readSource.resume() }
+            readSource.cancel()
+        }
+        if let writeSource {
+            if writeSuspended { writeSuspended = false; writeSource.resume() }
+            writeSource.cancel()
+        }
+        if pendingCancels == 0 { releaseSocket() }
+    }
+
+    private func sourceCancelled() {
+        pendingCancels -= 1
+        if pendingCancels == 0 { releaseSocket() }
+    }
+
+    private func releaseSocket() {
+        readSource = nil
+        writeSource = nil
+        Glibc.close(fd)
+        server.openConnections.subtract(1, ordering: .relaxed)
+        worker.remove(self)
+    }
+
+    /// Shutdown began: an idle connection closes now; one in the middle of a
+    /// request finishes it (its response says `Connection: close`).
+    func beginShutdown() {
+        guard state == .open else { return }
+        if requestStartedAt == nil && outputStart == output.count && inputStart == input.count {
+            close()
+        } else if requestStartedAt == nil && inputStart == input.count {
+            state = .closeAfterWrite
+        }
+    }
+
+    /// Closes the connection if it has overrun a timeout (called by the worker's sweep).
+    func checkTimeouts(now: UInt64) {
+        let config = server.configuration
+        func elapsed(_ since: UInt64) -> Double { Double(now &- since) / 1e9 }
+        switch state {
+        case .closed:
+            return
+        case .lingering:
+            if elapsed(lastActivity) >= Self.lingerSeconds { close() }
+        case .closeAfterWrite:
+            if elapsed(lastActivity) >= config.idleTimeout { close() }
+        case .open:
+            if outputStart < output.count {
+                if elapsed(lastActivity) >= config.idleTimeout { close() }
+            } else if let started = requestStartedAt, !parser.isAtBody {
+                if elapsed(started) >= config.headerTimeout { timeOut(sendResponse: inputStart < input.count) }
+            } else if parser.isAtBody {
+                if elapsed(lastActivity) >= config.idleTimeout { timeOut(sendResponse: true) }
+            } else if elapsed(lastActivity) >= config.idleTimeout {
+                close()
+            }
+        }
+    }
+
+    private func timeOut(sendResponse: Bool) {
+        guard sendResponse else { close(); return }
+        let response = HTTPResponse.error(.requestTimeout, code: "request_timeout",
+                                          message: "The request was not received in time.")
+        response.serialize(into: &output, date: worker.dateCache.current(), keepAlive: false,
+                           http10KeepAlive: false, includeBody: true)
+        state = .closeAfterWrite
+        lingerOnClose = true
+        flush()
+    }
+}

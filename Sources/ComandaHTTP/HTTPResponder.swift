@@ -1,0 +1,15 @@
+/// The one seam between the server and the application: a complete request
+/// in, a response out. The same value answers in-process tests and sockets.
+public protocol HTTPResponder: Sendable {
+    /// Answers one request. Called on a worker queue; must not block for long.
+    func respond(to request: HTTPRequest) -> HTTPResponse
+}
+
+/// A responder made from a closure (tests, small tools).
+public struct ClosureResponder: HTTPResponder {
+    private let body: @Sendable (HTTPRequest) -> HTTPResponse
+    /// Wraps `body`.
+    public init(_ body: @escaping @Sendable (HTTPRequest) -> HTTPResponse) { self.body = body }
+    /// Calls the closure.
+    public func respond(to request: HTTPRequest) -> HTTPResponse { body(request) }
+}

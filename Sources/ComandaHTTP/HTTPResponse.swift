@@ -1,0 +1,74 @@
+/// A response the application returns; the connection adds framing headers
+/// (`Content-Length`, `Date`, `Server`, `Connection`) when it writes it.
+public struct HTTPResponse: Sendable {
+    /// The status.
+    public var status: HTTPStatus
+    /// Header fields set by the application.
+    public var headers: HTTPHeaders
+    /// The body bytes.
+    public var body: [UInt8]
+
+    /// Creates a response.
+    public init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A `text/plain; charset=utf-8` response.
+    public static func text(_ text: String, status: HTTPStatus = .ok) -> HTTPResponse {
+        HTTPResponse(status: status, headers: HTTPHeaders([("Content-Type", "text/plain; charset=utf-8")]),
+                     body: Array(text.utf8))
+    }
+
+    /// An `application/json; charset=utf-8` response from encoded bytes.
+    public static func json(_ bytes: [UInt8], status: HTTPStatus = .ok) -> HTTPResponse {
+        HTTPResponse(status: status, headers: HTTPHeaders([("Content-Type", "application/json; charset=utf-8")]),
+                     body: bytes)
+    }
+
+    /// The contract's JSON error: `{"error": {"code", "message", "field"?}}`.
+    public static func error(_ status: HTTPStatus, code: String, message: String, field: String? = nil) -> HTTPResponse {
+        json(ErrorBody.render(code: code, message: message, field: field), status: status)
+    }
+}
+
+/// Renders the contract's JSON error body without a JSON library (the HTTP
+/// layer's own errors must not depend on the application).
+public enum ErrorBody {
+    /// `{"error":{"code":…,"message":…,"field":…}}` with `field` omitted when nil.
+    public static func render(code: String, message: String, field: String? = nil) -> [UInt8] {
+        var out = #"{"error":{"code":"#
+        out += quoted(code)
+        out += #","message":"#
+        out += quoted(message)
+        if let field {
+            out += #","field":"#
+            out += quoted(field)
+        }
+        out += "}}"
+        return Array(out.utf8)
+    }
+
+    /// A JSON string literal for `s`, escaping quotes, backslashes and control characters.
+    public static func quoted(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,51 @@
+/// Everything the server needs to know; every limit here has a test.
+public struct HTTPServerConfiguration: Sendable, Equatable {
+    /// Address to listen on (`127.0.0.1`, `0.0.0.0`, `::1`, a host name).
+    public var host: String
+    /// Port to listen on; 0 picks a free one (tests).
+    public var port: Int
+    /// Request-line, header and body size limits.
+    public var limits: HTTPLimits
+    /// Seconds a client has to send a complete header block (408 and close after).
+    public var headerTimeout: Double
+    /// Seconds an idle keep-alive connection (or a stalled body or write) is kept.
+    public var idleTimeout: Double
+    /// Open connections at most; one more is answered 503 and closed.
+    public var maxConnections: Int
+    /// The listen backlog.
+    public var backlog: Int
+    /// Serial queues that run connections (about the number of cores).
+    public var workers: Int
+    /// Seconds shutdown waits for in-flight requests before closing them.
+    public var shutdownGracePeriod: Double
+
+    /// The defaults from the contract.
+    public init(host: String = "127.0.0.1", port: Int = 8080, limits: HTTPLimits = HTTPLimits(),
+                headerTimeout: Double = 10, idleTimeout: Double = 15, maxConnections: Int = 4096,
+                backlog: Int = 1024, workers: Int = HTTPServerConfiguration.defaultWorkers,
+                shutdownGracePeriod: Double = 10) {
+        self.host = host
+        self.port = port
+        self.limits = limits
+        self.headerTimeout = headerTimeout
+        self.idleTimeout = idleTimeout
+        self.maxConnections = maxConnections
+        self.backlog = backlog
+        self.workers = workers
+        self.shutdownGracePeriod = shutdownGracePeriod
+    }
+
+    /// The number of CPUs this process may run on (respects `taskset`).
+    public static var defaultWorkers: Int {
+        let n = Int(comanda_cpu_count())
+        if n > 0 { return n }
+        return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
+}
+
+import CSystem
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

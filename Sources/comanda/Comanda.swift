@@ -1,0 +1,112 @@
+import ArgumentParser
+import ComandaApp
+import ComandaHTTP
+import Dispatch
+import Foundation
+import Logging
+
+/// The `comanda` command line: `serve` and the maintenance subcommands.
+@main
+struct Comanda: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "comanda",
+        abstract: "A restaurant server: the menu, orders, users and the walk-in waitlist.",
+        subcommands: [Serve.self],
+        defaultSubcommand: Serve.self
+    )
+}
+
+/// Options every subcommand shares: where the configuration and database are.
+struct CommonOptions: ParsableArguments {
+    @Option(help: "The configuration file (JSON). Env: COMANDA_CONFIG.")
+    var config: String?
+
+    @Option(help: "The SQLite database file. Env: COMANDA_DATABASE.")
+    var database: String?
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical. Env: COMANDA_LOG_LEVEL.")
+    var logLevel: String?
+
+    /// Loads the configuration with these flags on top; exits with one line on error.
+    func load(extraFlags: [(key: String, value: String)] = []) -> AppConfiguration {
+        let env = ProcessInfo.processInfo.environment
+        let file = config ?? env["COMANDA_CONFIG"] ?? "Config/comanda.json"
+        var flags = extraFlags
+        if let database { flags.append(("database", database)) }
+        if let logLevel { flags.append(("logLevel", logLevel)) }
+        do {
+            return try AppConfiguration.load(file: file, fileRequired: config != nil || env["COMANDA_CONFIG"] != nil,
+                                             environment: env, flags: flags)
+        } catch {
+            FileHandle.standardError.write(Data("comanda: \(error.description)\n".utf8))
+            Foundation.exit(1)
+        }
+    }
+}
+
+/// `comanda serve`: runs the HTTP server until SIGTERM or SIGINT.
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the server (the default subcommand).")
+
+    @OptionGroup var common: CommonOptions
+
+    @Option(help: "Address to listen on (0.0.0.0 for the whole network). Env: COMANDA_HOST.")
+    var host: String?
+
+    @Option(help: "Port to listen on (default 8080). Env: COMANDA_PORT.")
+    var port: String?
+
+    @Option(name: .customLong("public"), help: "Folder of static pages (default Public). Env: COMANDA_PUBLIC.")
+    var publicFolder: String?
+
+    func run() throws {
+        var flags: [(key: String, value: String)] = []
+        if let host { flags.append(("host", host)) }
+        if let port { flags.append(("port", port)) }
+        if let publicFolder { flags.append(("public", publicFolder)) }
+        let configuration = common.load(extraFlags: flags)
+        let level = configuration.logLevel
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "comanda")
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: configuration.publicFolder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            fail("public folder \(configuration.publicFolder) does not exist")
+        }
+        let application = ComandaApplication(configuration: configuration, logger: logger)
+        let server = HTTPServer(configuration: configuration.http, responder: application,
+                                logger: Logger(label: "comanda.http"))
+        let port: Int
+        do { port = try server.start() } catch { fail(error.description) }
+        logger.notice("comanda listening on http://\(configuration.http.host):\(port) (\(configuration.http.workers) workers)")
+
+        for sig in [SIGTERM, SIGINT] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
+            source.setEventHandler {
+                logger.notice("signal \(sig): finishing in-flight requests, then stopping")
+                server.shutdown {
+                    logger.notice("stopped")
+                    Foundation.exit(0)
+                }
+            }
+            source.resume()
+            SignalSources.keep(source)
+        }
+        dispatchMain()
+    }
+
+    private func fail(_ line: String) -> Never {
+        FileHandle.standardError.write(Data("comanda: \(line)\n".utf8))
+        Foundation.exit(1)
+    }
+}
+
+/// Keeps signal sources alive for the life of the process.
+enum SignalSources {
+    nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
+    static func keep(_ source: any DispatchSourceSignal) { sources.append(source) }
+}

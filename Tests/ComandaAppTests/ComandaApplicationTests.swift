@@ -1,0 +1,167 @@
+import ComandaApp
+import ComandaHTTP
+import ComandaTestSupport
+import Foundation
+import Testing
+
+/// A temporary Public folder with an index, a page and a secret beside it.
+private func makePublicFolder() throws -> (root: String, publicFolder: String) {
+    let root = NSTemporaryDirectory() + "comanda-app-\(UUID().uuidString)"
+    let pub = root + "/Public"
+    try FileManager.default.createDirectory(atPath: pub + "/css", withIntermediateDirectories: true)
+    try "<!doctype html><h1>comanda</h1>".write(toFile: pub + "/index.html", atomically: true, encoding: .utf8)
+    try String(repeating: "body { color: green; }\n", count: 100).write(toFile: pub + "/css/app.css", atomically: true, encoding: .utf8)
+    try "<!doctype html><p>display</p>".write(toFile: pub + "/display.html", atomically: true, encoding: .utf8)
+    try "secret".write(toFile: root + "/secret.txt", atomically: true, encoding: .utf8)
+    try FileManager.default.createSymbolicLink(atPath: pub + "/escape.txt", withDestinationPath: root + "/secret.txt")
+    return (root, pub)
+}
+
+private func makeApp(publicFolder: String) -> ComandaApplication {
+    var config = AppConfiguration()
+    config.publicFolder = publicFolder
+    return ComandaApplication(configuration: config, logger: makeQuietLogger())
+}
+
+private func get(_ target: String, _ headers: [(String, String)] = []) -> HTTPRequest {
+    HTTPRequest(method: .GET, target: target, headers: HTTPHeaders([("Host", "t")] + headers))
+}
+
+@Suite struct ComandaApplicationTests {
+    @Test func healthSaysOk() throws {
+        let (_, pub) = try makePublicFolder()
+        let r = makeApp(publicFolder: pub).respond(to: get("/health"))
+        #expect(r.status == .ok)
+        #expect(String(decoding: r.body, as: UTF8.self) == "ok")
+        #expect(r.headers["Content-Type"] == "text/plain; charset=utf-8")
+    }
+
+    @Test func unknownPathIs404WithTheJSONError() throws {
+        let (_, pub) = try makePublicFolder()
+        let r = makeApp(publicFolder: pub).respond(to: get("/no/such/thing"))
+        #expect(r.status == .notFound)
+        #expect(String(decoding: r.body, as: UTF8.self) == #"{"error":{"code":"not_found","message":"There is nothing at this address."}}"#)
+    }
+
+    @Test func wrongMethodIs405WithAllow() throws {
+        let (_, pub) = try makePublicFolder()
+        let app = makeApp(publicFolder: pub)
+        let r = app.respond(to: HTTPRequest(method: .DELETE, target: "/health", headers: HTTPHeaders([("Host", "t")])))
+        #expect(r.status == .methodNotAllowed)
+        #expect(r.headers["Allow"] == "GET, HEAD, OPTIONS")
+        let options = app.respond(to: HTTPRequest(method: .OPTIONS, target: "/health", headers: HTTPHeaders([("Host", "t")])))
+        #expect(options.status == .noContent)
+        #expect(options.headers["Allow"] == "GET, HEAD, OPTIONS")
+        let postFile = app.respond(to: HTTPRequest(method: .POST, target: "/index.html", headers: HTTPHeaders([("Host", "t")])))
+        #expect(postFile.status == .methodNotAllowed)
+    }
+
+    @Test func servesIndexAndPagesWithTypesAndETags() throws {
+        let (_, pub) = try makePublicFolder()
+        let app = makeApp(publicFolder: pub)
+        let index = app.respond(to: get("/"))
+        #expect(index.status == .ok)
+        #expect(index.headers["Content-Type"] == "text/html; charset=utf-8")
+        let etag = try #require(index.headers["ETag"])
+        let again = app.respond(to: get("/", [("If-None-Match", etag)]))
+        #expect(again.status == .notModified)
+        #expect(again.body.isEmpty)
+        #expect(app.respond(to: get("/display")).headers["Content-Type"] == "text/html; charset=utf-8")
+        #expect(app.respond(to: get("/css/app.css")).headers["Content-Type"] == "text/css; charset=utf-8")
+    }
+
+    @Test func gzippedFileHasItsOwnETagAndRevalidates() throws {
+        let (_, pub) = try makePublicFolder()
+        let app = makeApp(publicFolder: pub)
+        let zipped = app.respond(to: get("/css/app.css", [("Accept-Encoding", "gzip")]))
+        #expect(zipped.headers["Content-Encoding"] == "gzip")
+        let tag = try #require(zipped.headers["ETag"])
+        #expect(tag.hasSuffix("-gzip\""))
+        let revalidated = app.respond(to: get("/css/app.css", [("Accept-Encoding", "gzip"), ("If-None-Match", tag)]))
+        #expect(revalidated.status == .notModified)
+    }
+
+    @Test(arguments: [
+        "/../secret.txt", "/%2e%2e/secret.txt", "/%2E%2E%2Fsecret.txt", "/css/..%2f..%2fsecret.txt",
+        "/..%5csecret.txt", "/escape.txt", "/index.html%00.txt", "/.hidden", "/%ff", "/css/../../secret.txt",
+    ])
+    func neverServesAFileOutsidePublic(path: String) throws {
+        let (_, pub) = try makePublicFolder()
+        let r = makeApp(publicFolder: pub).respond(to: get(path))
+        #expect(r.status == .notFound || r.status == .badRequest)
+        #expect(!String(decoding: r.body, as: UTF8.self).contains("secret"))
+    }
+
+    @Test func traversalOverARealSocketIsRefused() throws {
+        let (_, pub) = try makePublicFolder()
+        try withServer(responder: makeApp(publicFolder: pub)) { _, port in
+            let client = try TestClient(port: port)
+            for path in ["/../secret.txt", "/%2e%2e/secret.txt", "/css/%2e%2e/%2e%2e/secret.txt", "/escape.txt"] {
+                let r = try client.request("GET", path)
+                #expect(r.status == 404 || r.status == 400, "\(path)")
+                #expect(!r.text.contains("secret"), "\(path)")
+            }
+            let index = try client.request("GET", "/")
+            #expect(index.status == 200)
+            #expect(index.text.contains("comanda"))
+            let notFound = try client.request("GET", "/nope")
+            #expect(notFound.status == 404)
+            #expect(notFound.errorCode == "not_found")
+            let wrong = try client.request("PUT", "/health")
+            #expect(wrong.status == 405)
+            #expect(wrong.header("Allow") == "GET, HEAD, OPTIONS")
+            #expect(wrong.errorCode == "method_not_allowed")
+        }
+    }
+}
+
+@Suite struct AppConfigurationTests {
+    private func writeConfig(_ json: String) throws -> String {
+        let path = NSTemporaryDirectory() + "comanda-config-\(UUID().uuidString).json"
+        try json.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func flagsBeatEnvironmentBeatFileBeatDefaults() throws {
+        let file = try writeConfig(#"{"port": 9000, "host": "0.0.0.0", "database": "file.sqlite", "maxBodyBytes": 4096}"#)
+        let config = try AppConfiguration.load(file: file, fileRequired: true,
+                                               environment: ["COMANDA_PORT": "9100", "COMANDA_DATABASE": "env.sqlite"],
+                                               flags: [("port", "9200")])
+        #expect(config.http.port == 9200)
+        #expect(config.database == "env.sqlite")
+        #expect(config.http.host == "0.0.0.0")
+        #expect(config.http.limits.maxBodyBytes == 4096)
+        #expect(config.http.idleTimeout == 15)
+        #expect(config.http.limits.maxRequestLineBytes == 8192)
+    }
+
+    @Test func aMissingDefaultFileIsFineButAMissingNamedOneIsNot() throws {
+        let missing = NSTemporaryDirectory() + "nope-\(UUID().uuidString).json"
+        #expect(try AppConfiguration.load(file: missing, fileRequired: false, environment: [:], flags: []).http.port == 8080)
+        #expect(throws: ConfigurationError.self) {
+            try AppConfiguration.load(file: missing, fileRequired: true, environment: [:], flags: [])
+        }
+    }
+
+    @Test func aBadSettingSaysWhichAndWhy() throws {
+        do {
+            _ = try AppConfiguration.load(file: "/nonexistent", fileRequired: false, environment: ["COMANDA_PORT": "abc"], flags: [])
+            Issue.record("accepted a bad port")
+        } catch {
+            #expect(error.description == #"invalid setting port = "abc" from COMANDA_PORT: expected a whole number from 0 to 65535"#)
+        }
+        let file = try writeConfig(#"{"prot": 1}"#)
+        #expect(throws: ConfigurationError.self) { try AppConfiguration.load(file: file, fileRequired: true, environment: [:], flags: []) }
+        let notJSON = try writeConfig("port = 1")
+        #expect(throws: ConfigurationError.self) { try AppConfiguration.load(file: notJSON, fileRequired: true, environment: [:], flags: []) }
+        #expect(throws: ConfigurationError.self) {
+            try AppConfiguration.load(file: "/nonexistent", fileRequired: false, environment: [:], flags: [("idleTimeout", "-1")])
+        }
+    }
+
+    @Test func environmentNamesFollowTheKeys() {
+        #expect(AppConfiguration.environmentVariables.contains("COMANDA_MAX_BODY_BYTES"))
+        #expect(AppConfiguration.environmentVariables.contains("COMANDA_HOST"))
+        #expect(AppConfiguration.environmentVariables.contains("COMANDA_LOG_LEVEL"))
+    }
+}
