@@ -30,7 +30,7 @@ let package = Package(
             ]
         ),
         // The domain: menu, orders, users, waitlist. No HTTP, no SQL.
-        .target(name: "ComandaCore"),
+        .target(name: "ComandaCore", dependencies: ["CSystem"]),
         // SQLite through GRDB over the system libsqlite3.
         .target(
             name: "ComandaStore",
@@ -60,8 +60,10 @@ let package = Package(
             name: "ComandaTestSupport",
             dependencies: ["ComandaHTTP", .product(name: "Logging", package: "swift-log")]
         ),
+        .testTarget(name: "ComandaCoreTests", dependencies: ["ComandaCore"]),
+        .testTarget(name: "ComandaStoreTests", dependencies: ["ComandaStore", "ComandaCore"]),
         .testTarget(name: "ComandaHTTPTests", dependencies: ["ComandaHTTP", "ComandaTestSupport"]),
-        .testTarget(name: "ComandaAppTests", dependencies: ["ComandaApp", "ComandaHTTP", "ComandaTestSupport"]),
+        .testTarget(name: "ComandaAppTests", dependencies: ["ComandaApp", "ComandaHTTP", "ComandaStore", "ComandaCore", "ComandaTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

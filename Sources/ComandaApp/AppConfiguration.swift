@@ -1,3 +1,4 @@
+import ComandaCore
 import ComandaHTTP
 import Foundation
 import Logging
@@ -21,6 +22,10 @@ public struct AppConfiguration: Sendable, Equatable {
     public var publicFolder = "Public"
     /// The minimum level logged; `info` logs one line per request.
     public var logLevel: Logger.Level = .info
+    /// The menu imported on the first start with an empty database.
+    public var platosFile = "Config/platos.json"
+    /// The categories' descriptions and menu order (file only: `"categorias"`).
+    public var categorias: [CategoriaConfig] = []
 
     /// The defaults.
     public init() {}
@@ -71,6 +76,7 @@ public struct AppConfiguration: Sendable, Equatable {
         int("port", 0...65535) { $0.http.port = $1 },
         text("database") { $0.database = $1 },
         text("public") { $0.publicFolder = $1 },
+        text("platos") { $0.platosFile = $1 },
         Setting(key: "logLevel", expected: "one of trace, debug, info, notice, warning, error, critical") { config, value in
             guard let level = Logger.Level(rawValue: value.lowercased()) else { return false }
             config.logLevel = level
@@ -139,8 +145,11 @@ public struct AppConfiguration: Sendable, Equatable {
         for key in dict.keys.sorted() {
             guard let raw = dict[key] else { continue }
             switch raw {
-            case .text(let value): try apply(key, value, from: .file(path))
-            case .other:
+            case .text(let value) where key != "categorias": try apply(key, value, from: .file(path))
+            case .categorias(let list) where key == "categorias": categorias = list
+            case .text, .categorias where key == "categorias":
+                throw ConfigurationError("invalid setting categorias in \(path): expected an array of {\"tipo\", \"descripcion\"}")
+            case .text, .categorias, .other:
                 throw ConfigurationError("invalid setting \(key) in \(path): expected a text or a number")
             }
         }
@@ -148,10 +157,20 @@ public struct AppConfiguration: Sendable, Equatable {
 
     /// A value in the configuration file: numbers are taken as their text.
     private enum FileValue: Decodable {
-        case text(String), other
+        case text(String), categorias([CategoriaConfig]), other
+
+        struct Categoria: Decodable {
+            let tipo: String
+            let descripcion: String?
+        }
+
         init(from decoder: any Decoder) throws {
             let c = try decoder.singleValueContainer()
             if let s = try? c.decode(String.self) { self = .text(s) }
+            else if let list = try? c.decode([Categoria].self),
+                    list.allSatisfy({ !$0.tipo.trimmingCharacters(in: .whitespaces).isEmpty }) {
+                self = .categorias(list.map { CategoriaConfig(tipo: $0.tipo, descripcion: $0.descripcion ?? "") })
+            }
             else if let b = try? c.decode(Bool.self) { _ = b; self = .other }
             else if let n = try? c.decode(Int.self) { self = .text(String(n)) }
             else if let d = try? c.decode(Double.self) { self = .text(String(d)) }

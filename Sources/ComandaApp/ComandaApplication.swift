@@ -1,4 +1,6 @@
+import ComandaCore
 import ComandaHTTP
+import ComandaStore
 import Logging
 
 /// A route's handler: the request and its path parameters in, a response out;
@@ -13,12 +15,13 @@ public final class ComandaApplication: HTTPResponder {
     private let staticFiles: StaticFiles?
     private let logger: Logger
 
-    /// Builds the application from its configuration.
-    public init(configuration: AppConfiguration, logger: Logger = Logger(label: "comanda")) {
+    /// Builds the application on an open database.
+    public init(configuration: AppConfiguration, database: AppDatabase, logger: Logger = Logger(label: "comanda")) {
         self.logger = logger
         self.staticFiles = StaticFiles(folder: configuration.publicFolder)
         var router = Router<RouteHandler>()
         HealthRoutes.register(on: &router)
+        MenuRoutes.register(on: &router, catalog: MenuCatalog(database: database, categorias: configuration.categorias))
         self.router = router
     }
 

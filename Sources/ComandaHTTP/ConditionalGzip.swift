@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The last step before a response leaves: answers `If-None-Match` with 304
 /// and gzips compressible bodies of 1 KiB or more for clients that accept it.
 /// The gzip representation gets its own ETag (`"…-gzip"`), as RFC 9110 asks.
@@ -25,11 +27,29 @@ public enum ConditionalGzip {
             }
             return notModified
         }
-        if gzip, let compressed = Gzip.compress(response.body) {
+        if gzip, let compressed = compressed(response.body, etag: response.headers["ETag"]) {
             response.body = compressed
             response.headers.add("Content-Encoding", "gzip")
         }
         return response
+    }
+
+    /// Compressed bodies by strong ETag: a strong tag names exact bytes, so the
+    /// same file or cached answer is compressed once, not once per request.
+    private static let cache = Mutex<(entries: [String: [UInt8]], bytes: Int)>(([:], 0))
+    /// Compressed bytes kept at most before the cache starts over.
+    private static let cacheLimit = 16 << 20
+
+    private static func compressed(_ body: [UInt8], etag: String?) -> [UInt8]? {
+        guard let etag, !etag.hasPrefix("W/") else { return Gzip.compress(body) }
+        if let hit = cache.withLock({ $0.entries[etag] }) { return hit }
+        guard let zipped = Gzip.compress(body) else { return nil }
+        cache.withLock { c in
+            if c.bytes + zipped.count > cacheLimit { c = ([:], 0) }
+            c.entries[etag] = zipped
+            c.bytes += zipped.count
+        }
+        return zipped
     }
 
     /// Whether `Accept-Encoding` allows gzip (`gzip` or `*` with a q above 0).

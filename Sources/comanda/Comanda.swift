@@ -1,6 +1,7 @@
 import ArgumentParser
 import ComandaApp
 import ComandaHTTP
+import ComandaStore
 import Dispatch
 import Foundation
 import Logging
@@ -11,7 +12,7 @@ struct Comanda: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "comanda",
         abstract: "A restaurant server: the menu, orders, users and the walk-in waitlist.",
-        subcommands: [Serve.self],
+        subcommands: [Serve.self, ImportPlatos.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -27,6 +28,9 @@ struct CommonOptions: ParsableArguments {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical. Env: COMANDA_LOG_LEVEL.")
     var logLevel: String?
 
+    @Option(help: "The menu imported on the first start (default Config/platos.json). Env: COMANDA_PLATOS.")
+    var platos: String?
+
     /// Loads the configuration with these flags on top; exits with one line on error.
     func load(extraFlags: [(key: String, value: String)] = []) -> AppConfiguration {
         let env = ProcessInfo.processInfo.environment
@@ -34,14 +38,27 @@ struct CommonOptions: ParsableArguments {
         var flags = extraFlags
         if let database { flags.append(("database", database)) }
         if let logLevel { flags.append(("logLevel", logLevel)) }
+        if let platos { flags.append(("platos", platos)) }
         do {
             return try AppConfiguration.load(file: file, fileRequired: config != nil || env["COMANDA_CONFIG"] != nil,
                                              environment: env, flags: flags)
         } catch {
-            FileHandle.standardError.write(Data("comanda: \(error.description)\n".utf8))
-            Foundation.exit(1)
+            fail(error.description)
         }
     }
+
+    /// Opens the configured database; exits with one line on error.
+    func openDatabase(_ configuration: AppConfiguration) -> AppDatabase {
+        do { return try AppDatabase.open(path: configuration.database) } catch {
+            fail("cannot open database \(configuration.database): \(error.description)")
+        }
+    }
+}
+
+/// Prints `comanda: LINE` on standard error and exits 1.
+func fail(_ line: String) -> Never {
+    FileHandle.standardError.write(Data("comanda: \(line)\n".utf8))
+    Foundation.exit(1)
 }
 
 /// `comanda serve`: runs the HTTP server until SIGTERM or SIGINT.
@@ -76,11 +93,24 @@ struct Serve: ParsableCommand {
         guard FileManager.default.fileExists(atPath: configuration.publicFolder, isDirectory: &isDirectory), isDirectory.boolValue else {
             fail("public folder \(configuration.publicFolder) does not exist")
         }
-        let application = ComandaApplication(configuration: configuration, logger: logger)
+        let database = common.openDatabase(configuration)
+        do {
+            switch try MenuImport.importOnFirstStart(configuration.platosFile, into: database) {
+            case .imported(let inserted, _)?:
+                logger.notice("imported \(inserted) dishes from \(configuration.platosFile) (first start)")
+            case .alreadyImported?:
+                break
+            case nil:
+                logger.warning("no menu: \(configuration.platosFile) does not exist; the menu is empty until `comanda import-platos FILE`")
+            }
+        } catch {
+            fail(error.description)
+        }
+        let application = ComandaApplication(configuration: configuration, database: database, logger: logger)
         let server = HTTPServer(configuration: configuration.http, responder: application,
                                 logger: Logger(label: "comanda.http"))
         let port: Int
-        do { port = try server.start() } catch { fail(error.description) }
+        do throws(SocketError) { port = try server.start() } catch { fail(error.description) }
         logger.notice("comanda listening on http://\(configuration.http.host):\(port) (\(configuration.http.workers) workers)")
 
         for sig in [SIGTERM, SIGINT] {
@@ -98,10 +128,33 @@ struct Serve: ParsableCommand {
         }
         dispatchMain()
     }
+}
 
-    private func fail(_ line: String) -> Never {
-        FileHandle.standardError.write(Data("comanda: \(line)\n".utf8))
-        Foundation.exit(1)
+/// `comanda import-platos FILE`: loads a menu on purpose (upsert by `nombre`).
+struct ImportPlatos: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import-platos",
+        abstract: "Import dishes from a platos.json file (upsert by nombre, all or nothing)."
+    )
+
+    @OptionGroup var common: CommonOptions
+
+    @Argument(help: "The JSON file: an array of {nombre, descripcion, precio, tipo}.")
+    var file: String
+
+    func run() throws {
+        let configuration = common.load()
+        let database = common.openDatabase(configuration)
+        do {
+            let started = ContinuousClock.now
+            let result = try MenuImport.importFile(file, into: database)
+            let elapsed = ContinuousClock.now - started
+            if case .imported(let inserted, let updated) = result {
+                print("imported \(file): \(inserted) new, \(updated) updated, in \(elapsed.formatted(.units(allowed: [.milliseconds])))")
+            }
+        } catch {
+            fail(error.description)
+        }
     }
 }
 

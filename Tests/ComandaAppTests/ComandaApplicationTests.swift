@@ -1,5 +1,6 @@
 import ComandaApp
 import ComandaHTTP
+import ComandaStore
 import ComandaTestSupport
 import Foundation
 import Testing
@@ -20,7 +21,7 @@ private func makePublicFolder() throws -> (root: String, publicFolder: String) {
 private func makeApp(publicFolder: String) -> ComandaApplication {
     var config = AppConfiguration()
     config.publicFolder = publicFolder
-    return ComandaApplication(configuration: config, logger: makeQuietLogger())
+    return ComandaApplication(configuration: config, database: try! AppDatabase.inMemory(), logger: makeQuietLogger())
 }
 
 private func get(_ target: String, _ headers: [(String, String)] = []) -> HTTPRequest {

@@ -1,0 +1,77 @@
+import ComandaCore
+import ComandaHTTP
+import ComandaStore
+import Synchronization
+
+/// The menu served from memory, and always current: every request asks the
+/// database for the menu's revision (one indexed read; a trigger bumps it on
+/// any change to the dishes, from this process or another such as
+/// `comanda import-platos`), and the snapshot and the encoded answers are
+/// rebuilt only when it moved.
+final class MenuCatalog: Sendable {
+    /// An encoded answer and its tag.
+    struct Encoded: Sendable {
+        let body: [UInt8]
+        let etag: String
+    }
+
+    private struct State {
+        var revision = -1
+        var menu = Menu(platos: [], firstSeen: [], configured: [])
+        var answers: [String: Encoded] = [:]
+    }
+
+    private let database: AppDatabase
+    private let categorias: [CategoriaConfig]
+    private let state = Mutex(State())
+    /// Distinct answers kept per revision before the cache starts over.
+    private static let maxAnswers = 1024
+
+    init(database: AppDatabase, categorias: [CategoriaConfig]) {
+        self.database = database
+        self.categorias = categorias
+    }
+
+    /// The current menu.
+    func menu() throws -> Menu {
+        try refresh()
+        return state.withLock { $0.menu }
+    }
+
+    /// The answer for `key` on the current menu, encoding it with `build` once per revision.
+    func answer(key: String, build: (Menu) throws -> [UInt8]) throws -> Encoded {
+        try refresh()
+        return try state.withLock { s in
+            if let hit = s.answers[key] { return hit }
+            let body = try build(s.menu)
+            let encoded = Encoded(body: body, etag: Self.tag(key: key, body: body))
+            if s.answers.count >= Self.maxAnswers { s.answers.removeAll(keepingCapacity: true) }
+            s.answers[key] = encoded
+            return encoded
+        }
+    }
+
+    private func refresh() throws {
+        let revision = try database.menuRevision()
+        if state.withLock({ $0.revision == revision }) { return }
+        let snapshot = try database.menuSnapshot()
+        let menu = Menu(platos: snapshot.platos, firstSeen: snapshot.categoryOrder, configured: categorias)
+        state.withLock { s in
+            guard s.revision != snapshot.revision else { return }
+            s.revision = snapshot.revision
+            s.menu = menu
+            s.answers.removeAll()
+        }
+    }
+
+    /// A strong tag from what was asked and the exact bytes (FNV-1a 64), so a
+    /// filtered list never shares the whole menu's tag and equal bytes for the
+    /// same question always share one, across restarts too.
+    static func tag(key: String, body: [UInt8]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        hash = (hash ^ 0) &* 0x100_0000_01b3
+        for byte in body { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return "\"m-" + String(hash, radix: 16) + "\""
+    }
+}

@@ -1,0 +1,44 @@
+import ComandaCore
+import ComandaStore
+import Foundation
+
+/// Loading `platos.json` into the database: on the first start, and on purpose.
+public enum MenuImport {
+    /// A menu file that could not be read or validated, or a database failure.
+    public struct Failure: Error, CustomStringConvertible {
+        /// One line naming the file, the entry and the field.
+        public let description: String
+    }
+
+    /// Reads and validates a file; nothing is written.
+    public static func read(file: String) throws(Failure) -> [DatosPlato] {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw Failure(description: "cannot read menu file \(file)")
+        }
+        do { return try MenuFile.parse(data) } catch {
+            throw Failure(description: "\(file): \(error.description); nothing was imported")
+        }
+    }
+
+    /// Imports `file` (upsert by `nombre`, one transaction).
+    public static func importFile(_ file: String, into database: AppDatabase) throws(Failure) -> ImportResult {
+        let entries = try read(file: file)
+        do { return try database.importPlatos(entries, onlyFirstTime: false) } catch {
+            throw Failure(description: "\(file): the database refused the import (\(error.description)); nothing was imported")
+        }
+    }
+
+    /// On a database that never had a menu, imports `file`; otherwise does
+    /// nothing, even if the file changed. A missing file on a first start
+    /// leaves the menu empty (returns nil) rather than stopping the server.
+    public static func importOnFirstStart(_ file: String, into database: AppDatabase) throws(Failure) -> ImportResult? {
+        let already: Bool
+        do { already = try database.platosImportados() } catch { throw Failure(description: error.description) }
+        if already { return .alreadyImported }
+        guard FileManager.default.fileExists(atPath: file) else { return nil }
+        let entries = try read(file: file)
+        do { return try database.importPlatos(entries, onlyFirstTime: true) } catch {
+            throw Failure(description: "\(file): the database refused the import (\(error.description)); nothing was imported")
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import ComandaCore
+import Foundation
+import GRDB
+
+/// A database failure, with GRDB's details kept for the log and out of responses.
+public struct StoreError: Error, CustomStringConvertible, Sendable {
+    /// What failed, for the log.
+    public let description: String
+    init(_ error: any Error) { description = String(describing: error) }
+    init(message: String) { description = message }
+}
+
+/// The application's database: one GRDB writer (a WAL `DatabasePool` on a
+/// file in production, an in-memory queue in tests), migrated on open.
+/// It is a value: pass it to whoever needs it; there is no singleton.
+public struct AppDatabase: Sendable {
+    let writer: any DatabaseWriter
+
+    /// Opens (creating if needed) the database file and migrates it.
+    public static func open(path: String) throws(StoreError) -> AppDatabase {
+        do {
+            var config = Configuration()
+            config.foreignKeysEnabled = true
+            // Wait for a writer in another process (import-platos, backup) instead of failing.
+            config.busyMode = .timeout(5)
+            config.prepareDatabase { db in
+                // WAL + NORMAL: a commit survives a process crash; only an OS crash or
+                // power cut can lose the last transactions (docs/OPERATIONS.md).
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            }
+            let pool = try DatabasePool(path: path, configuration: config)
+            return try AppDatabase(pool)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(error)
+        }
+    }
+
+    /// An empty, migrated in-memory database (tests).
+    public static func inMemory() throws(StoreError) -> AppDatabase {
+        do {
+            var config = Configuration()
+            config.foreignKeysEnabled = true
+            return try AppDatabase(DatabaseQueue(configuration: config))
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(error)
+        }
+    }
+
+    init(_ writer: any DatabaseWriter) throws {
+        self.writer = writer
+        try Self.migrator.migrate(writer)
+    }
+
+    /// The migrations, by name, in order. Never edit a shipped one: add another.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-menu") { db in
+            try db.execute(sql: """
+                CREATE TABLE ajuste (
+                    clave TEXT PRIMARY KEY NOT NULL,
+                    valor TEXT NOT NULL
+                );
+                INSERT INTO ajuste (clave, valor) VALUES ('menu_revision', '0');
+                CREATE TABLE categoria (
+                    tipo TEXT PRIMARY KEY NOT NULL,
+                    orden INTEGER NOT NULL UNIQUE
+                );
+                CREATE TABLE plato (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    nombre TEXT NOT NULL UNIQUE CHECK (length(trim(nombre)) > 0),
+                    descripcion TEXT NOT NULL,
+                    precio_centimos INTEGER NOT NULL CHECK (precio_centimos >= 0),
+                    tipo TEXT NOT NULL REFERENCES categoria(tipo)
+                );
+                CREATE INDEX plato_tipo ON plato(tipo);
+                CREATE TRIGGER plato_insert_revision AFTER INSERT ON plato BEGIN
+                    UPDATE ajuste SET valor = CAST(valor AS INTEGER) + 1 WHERE clave = 'menu_revision';
+                END;
+                CREATE TRIGGER plato_update_revision AFTER UPDATE ON plato BEGIN
+                    UPDATE ajuste SET valor = CAST(valor AS INTEGER) + 1 WHERE clave = 'menu_revision';
+                END;
+                CREATE TRIGGER plato_delete_revision AFTER DELETE ON plato BEGIN
+                    UPDATE ajuste SET valor = CAST(valor AS INTEGER) + 1 WHERE clave = 'menu_revision';
+                END;
+                """)
+        }
+        return migrator
+    }
+
+    /// Runs a read, mapping GRDB's errors to `StoreError`.
+    func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do { return try writer.read(body) } catch { throw StoreError(error) }
+    }
+
+    /// Runs a write transaction, mapping GRDB's errors to `StoreError`.
+    func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do { return try writer.write(body) } catch let e as StoreError { throw e } catch { throw StoreError(error) }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real `comanda` binary, started for a black-box test on a free loopback
+/// port and stopped by its PID.
+public final class ServerProcess {
+    /// The port it listens on.
+    public let port: Int
+    /// Its process id.
+    public let pid: Int32
+    private let process: Process
+    /// Where its standard error goes.
+    public let logPath: String
+
+    /// The `comanda` executable built beside the test bundle.
+    public static var binaryPath: String {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        var dir = bundle
+        // The test runner may be inside `X.xctest/...`; walk up to the build folder.
+        for _ in 0..<4 {
+            let candidate = dir.appendingPathComponent("comanda").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            dir = dir.deletingLastPathComponent()
+        }
+        return FileManager.default.currentDirectoryPath + "/.build/debug/comanda"
+    }
+
+    /// A free loopback port (bound then released).
+    public static func freePort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { p -> Int32 in
+                _ = bind(fd, p, len)
+                return getsockname(fd, p, &len)
+            }
+        }
+        return Int(UInt16(bigEndian: addr.sin_port))
+    }
+
+    /// Starts `comanda serve` with `arguments` (host and port are added) in
+    /// `directory`, and waits until `/health` answers.
+    public init(arguments: [String], directory: String, environment: [String: String] = [:]) throws {
+        port = Self.freePort()
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binaryPath)
+        process.arguments = ["serve", "--host", "127.0.0.1", "--port", String(port), "--log-level", "notice"] + arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        logPath = directory + "/server-\(port).log"
+        FileManager.default.createFile(atPath: logPath, contents: nil)
+        let logFile = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        process.standardError = logFile
+        process.standardOutput = logFile
+        try process.run()
+        pid = process.processIdentifier
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            if !process.isRunning { throw TestClientError("comanda exited at start: \(log())") }
+            if let client = try? TestClient(port: port, timeout: 1), let r = try? client.request("GET", "/health"), r.status == 200 { return }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        kill(pid, SIGKILL)
+        throw TestClientError("comanda did not answer /health in 20 s: \(log())")
+    }
+
+    /// What it logged.
+    public func log() -> String {
+        (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+    }
+
+    /// Sends SIGTERM and waits; returns the exit status.
+    @discardableResult
+    public func stop() -> Int32 {
+        if process.isRunning { kill(pid, SIGTERM) }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// Kills it with SIGKILL (a pulled plug) and waits.
+    public func kill9() {
+        if process.isRunning { kill(pid, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    deinit {
+        if process.isRunning { kill(pid, SIGKILL); process.waitUntilExit() }
+    }
+}
+
+/// A new empty folder under the temporary directory.
+public func makeTemporaryFolder(_ prefix: String = "comanda") throws -> String {
+    let path = NSTemporaryDirectory() + "\(prefix)-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
