@@ -1,6 +1,8 @@
 #define _GNU_SOURCE
 #include <sched.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <errno.h>
 #include <sys/socket.h>
 #include "csystem.h"
 
@@ -22,4 +24,42 @@ int comanda_cpu_count(void) {
 int comanda_contains(const void *hay, size_t hay_len, const void *needle, size_t needle_len) {
     if (needle_len == 0) return 1;
     return memmem(hay, hay_len, needle, needle_len) != 0;
+}
+
+int comanda_epoll_create(void) {
+    return epoll_create1(EPOLL_CLOEXEC);
+}
+
+int comanda_epoll_set(int epfd, int fd, int interest, int add) {
+    struct epoll_event ev;
+    ev.events = 0;
+    if (interest & COMANDA_EPOLL_READ) ev.events |= EPOLLIN;
+    if (interest & COMANDA_EPOLL_WRITE) ev.events |= EPOLLOUT;
+    /* EPOLLEXCLUSIVE allows only EPOLLIN/EPOLLOUT besides itself (else EINVAL). */
+    if (interest & COMANDA_EPOLL_EXCLUSIVE) ev.events |= EPOLLEXCLUSIVE;
+    else if (interest & COMANDA_EPOLL_READ) ev.events |= EPOLLRDHUP;
+    ev.data.u64 = 0;
+    ev.data.fd = fd;
+    return epoll_ctl(epfd, add ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, fd, &ev);
+}
+
+int comanda_epoll_remove(int epfd, int fd) {
+    struct epoll_event ev = {0};
+    return epoll_ctl(epfd, EPOLL_CTL_DEL, fd, &ev);
+}
+
+int comanda_epoll_wait(int epfd, int32_t *fds, uint32_t *events, int max, int timeout_ms) {
+    struct epoll_event evs[256];
+    if (max > 256) max = 256;
+    int n;
+    do { n = epoll_wait(epfd, evs, max, timeout_ms); } while (n < 0 && errno == EINTR);
+    for (int i = 0; i < n; i++) {
+        uint32_t e = 0;
+        if (evs[i].events & (EPOLLIN | EPOLLRDHUP | EPOLLPRI)) e |= COMANDA_EVENT_READ;
+        if (evs[i].events & EPOLLOUT) e |= COMANDA_EVENT_WRITE;
+        if (evs[i].events & (EPOLLHUP | EPOLLERR)) e |= COMANDA_EVENT_HANGUP;
+        fds[i] = evs[i].data.fd;
+        events[i] = e;
+    }
+    return n;
 }

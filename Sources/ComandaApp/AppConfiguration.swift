@@ -144,14 +144,17 @@ public struct AppConfiguration: Sendable, Equatable {
         }
         for key in dict.keys.sorted() {
             guard let raw = dict[key] else { continue }
-            switch raw {
-            case .text(let value) where key != "categorias": try apply(key, value, from: .file(path))
-            case .categorias(let list) where key == "categorias": categorias = list
-            case .text, .categorias where key == "categorias":
-                throw ConfigurationError("invalid setting categorias in \(path): expected an array of {\"tipo\", \"descripcion\"}")
-            case .text, .categorias, .other:
+            if key == "categorias" {
+                guard case .categorias(let list) = raw else {
+                    throw ConfigurationError("invalid setting categorias in \(path): expected an array of {\"tipo\", \"descripcion\"}")
+                }
+                categorias = list
+                continue
+            }
+            guard case .text(let value) = raw else {
                 throw ConfigurationError("invalid setting \(key) in \(path): expected a text or a number")
             }
+            try apply(key, value, from: .file(path))
         }
     }
 

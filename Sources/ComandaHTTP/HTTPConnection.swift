@@ -1,3 +1,4 @@
+import CSystem
 import Dispatch
 import Logging
 #if canImport(Glibc)
@@ -9,8 +10,9 @@ import Darwin
 /// One client connection. It reads into a buffer, parses, answers complete
 /// requests in order (pipelining), writes without blocking (waiting for
 /// writability when the socket is full, and reading nothing meanwhile), and
-/// closes on error, on `Connection: close`, or on a timeout. All of its state
-/// is touched only on its worker's queue.
+/// closes on error, on `Connection: close`, or on a timeout. Its worker's
+/// epoll instance tells it when to read or write. All of its state is touched
+/// only on its worker's queue.
 final class HTTPConnection: @unchecked Sendable {
     private enum State { case open, closeAfterWrite, lingering, closed }
 
@@ -18,11 +20,8 @@ final class HTTPConnection: @unchecked Sendable {
     private let worker: HTTPWorker
     private let server: HTTPServer
     private var state: State = .open
-    private var readSource: DispatchSourceRead?
-    private var writeSource: DispatchSourceWrite?
-    private var readSuspended = false
-    private var writeSuspended = true
-    private var pendingCancels = 0
+    /// Waiting for the socket to take more output (and reading nothing meanwhile).
+    private var waitingToWrite = false
 
     private var input: [UInt8] = []
     private var inputStart = 0
@@ -52,13 +51,17 @@ final class HTTPConnection: @unchecked Sendable {
         self.requestStartedAt = lastActivity
     }
 
-    func start() {
-        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: worker.queue)
-        source.setEventHandler { [unowned self] in self.readable() }
-        source.setCancelHandler { [self] in self.sourceCancelled() }
-        readSource = source
-        pendingCancels += 1
-        source.resume()
+    /// What the worker's epoll reported for this socket.
+    func handle(events: UInt32) {
+        guard state != .closed else { return }
+        let readable = events & UInt32(COMANDA_EVENT_READ) != 0
+        let writable = events & UInt32(COMANDA_EVENT_WRITE) != 0
+        if events & UInt32(COMANDA_EVENT_HANGUP) != 0 && !readable && !writable {
+            close()
+            return
+        }
+        if writable && waitingToWrite { self.writable() }
+        if readable && !waitingToWrite && state != .closed { self.readable() }
     }
 
     // MARK: - Reading
@@ -97,7 +100,6 @@ final class HTTPConnection: @unchecked Sendable {
         case .open, .closeAfterWrite:
             if outputStart < output.count {
                 state = .closeAfterWrite
-                suspendReading()
             } else {
                 close()
             }
@@ -200,10 +202,6 @@ final class HTTPConnection: @unchecked Sendable {
         output.removeAll(keepingCapacity: output.capacity <= 256 * 1024)
         outputStart = 0
         lastActivity = DispatchTime.now().uptimeNanoseconds
-        if writeSource != nil && !writeSuspended {
-            writeSource?.suspend()
-            writeSuspended = true
-        }
         switch state {
         case .closeAfterWrite:
             finishClosing()
@@ -214,19 +212,11 @@ final class HTTPConnection: @unchecked Sendable {
         }
     }
 
+    /// The socket is full: wait until it can take more, reading nothing meanwhile.
     private func waitForWritable() {
-        suspendReading()
-        if writeSource == nil {
-            let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: worker.queue)
-            source.setEventHandler { [unowned self] in self.writable() }
-            source.setCancelHandler { [self] in self.sourceCancelled() }
-            writeSource = source
-            pendingCancels += 1
-        }
-        if writeSuspended {
-            writeSuspended = false
-            writeSource?.resume()
-        }
+        guard !waitingToWrite else { return }
+        waitingToWrite = true
+        worker.watch(fd, read: false, write: true)
     }
 
     private func writable() {
@@ -234,23 +224,15 @@ final class HTTPConnection: @unchecked Sendable {
         lastActivity = DispatchTime.now().uptimeNanoseconds
         flush()
         // Drained and still open: answer requests that arrived meanwhile.
-        if state == .open && outputStart == output.count && inputStart < input.count {
+        if state == .open && !waitingToWrite && inputStart < input.count {
             process()
         }
     }
 
-    private func suspendReading() {
-        if !readSuspended, let readSource {
-            readSource.suspend()
-            readSuspended = true
-        }
-    }
-
     private func resumeReading() {
-        if readSuspended, let readSource {
-            readSuspended = false
-            readSource.resume()
-        }
+        guard waitingToWrite else { return }
+        waitingToWrite = false
+        worker.watch(fd, read: true, write: false)
     }
 
     // MARK: - Closing
@@ -270,32 +252,13 @@ final class HTTPConnection: @unchecked Sendable {
         }
     }
 
-    /// Closes the socket (once both sources are cancelled) and forgets the connection.
+    /// Closes the socket and forgets the connection.
     func close() {
         guard state != .closed else { return }
         state = .closed
-        if let readSource {
-            if readSuspended { readSuspended = false; readSource.resume() }
-            readSource.cancel()
-        }
-        if let writeSource {
-            if writeSuspended { writeSuspended = false; writeSource.resume() }
-            writeSource.cancel()
-        }
-        if pendingCancels == 0 { releaseSocket() }
-    }
-
-    private func sourceCancelled() {
-        pendingCancels -= 1
-        if pendingCancels == 0 { releaseSocket() }
-    }
-
-    private func releaseSocket() {
-        readSource = nil
-        writeSource = nil
+        worker.remove(fd)
         Glibc.close(fd)
         server.openConnections.subtract(1, ordering: .relaxed)
-        worker.remove(self)
     }
 
     /// Shutdown began: an idle connection closes now; one in the middle of a

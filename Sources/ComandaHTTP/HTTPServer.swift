@@ -17,19 +17,20 @@ public final class HTTPServer: @unchecked Sendable {
     public let configuration: HTTPServerConfiguration
     let responder: any HTTPResponder
     let logger: Logger
-    let workers: [HTTPWorker]
-    private let acceptQueue = DispatchQueue(label: "comanda.accept")
+    private(set) var workers: [HTTPWorker] = []
+    private let sweepInterval: Double
+    /// Runs shutdown's waiting; guards the listening socket and the reserve fd.
+    private let controlQueue = DispatchQueue(label: "comanda.control")
     /// Open connections, counted at accept and at close.
     let openConnections = Atomic<Int>(0)
     /// Set once when shutdown begins; connections then close after their current response.
     let shuttingDown = Atomic<Bool>(false)
 
-    // Owned by acceptQueue.
+    // Owned by controlQueue until start() returns, then read-only.
     private var listenFD: Int32 = -1
-    private var acceptSource: DispatchSourceRead?
-    private var reserveFD: Int32 = -1
-    private var nextWorker = 0
     private var boundPort = 0
+    /// A spare descriptor, given up to shed a connection when the process is out of them.
+    private let reserveFD = Mutex<Int32>(-1)
 
     /// A server that answers with `responder`; call `start()` to listen.
     public init(configuration: HTTPServerConfiguration, responder: any HTTPResponder,
@@ -37,10 +38,7 @@ public final class HTTPServer: @unchecked Sendable {
         self.configuration = configuration
         self.responder = responder
         self.logger = logger
-        let sweep = max(0.05, min(1.0, min(configuration.headerTimeout, configuration.idleTimeout) / 4))
-        self.workers = (0..<max(1, configuration.workers)).map {
-            HTTPWorker(index: $0, sweepInterval: sweep)
-        }
+        self.sweepInterval = max(0.05, min(1.0, min(configuration.headerTimeout, configuration.idleTimeout) / 4))
     }
 
     /// The number of connections open now.
@@ -59,36 +57,44 @@ public final class HTTPServer: @unchecked Sendable {
         let (fd, port) = try Socket.listen(host: configuration.host, port: configuration.port,
                                            backlog: Int32(clamping: configuration.backlog))
         signal(SIGPIPE, SIG_IGN)
-        for worker in workers { worker.start(server: self) }
-        acceptQueue.sync {
+        var made: [HTTPWorker] = []
+        for index in 0..<max(1, configuration.workers) {
+            do throws(SocketError) {
+                made.append(try HTTPWorker(index: index, sweepInterval: sweepInterval))
+            } catch {
+                Glibc.close(fd)
+                throw error
+            }
+        }
+        controlQueue.sync {
             listenFD = fd
             boundPort = port
-            reserveFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
-            let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: acceptQueue)
-            source.setEventHandler { [unowned self] in self.acceptConnections() }
-            source.setCancelHandler { [fd] in Glibc.close(fd) }
-            acceptSource = source
-            source.resume()
+            workers = made
         }
+        reserveFD.withLock { $0 = open("/dev/null", O_RDONLY | O_CLOEXEC) }
+        for worker in made { try worker.start(server: self, listenFD: fd) }
         return port
     }
 
     /// The port the server listens on (after `start()`).
-    public var port: Int { acceptQueue.sync { boundPort } }
+    public var port: Int { controlQueue.sync { boundPort } }
 
-    private func acceptConnections() {
-        for _ in 0..<256 {
+    /// Accepts one connection for a worker (on the worker's queue): nil when
+    /// none is pending. Connections over the limit, or during shutdown, are
+    /// answered 503 and closed here.
+    func acceptOne(_ listenFD: Int32) -> Int32? {
+        while true {
             let fd = comanda_accept_nonblocking(listenFD)
             if fd < 0 {
                 switch errno {
-                case EAGAIN, EWOULDBLOCK: return
                 case EINTR, ECONNABORTED: continue
                 case EMFILE, ENFILE:
-                    shedWithReserve()
-                    return
+                    shedWithReserve(listenFD)
+                    return nil
+                case EAGAIN, EWOULDBLOCK: return nil
                 default:
                     logger.warning("accept failed: \(String(cString: strerror(errno)))")
-                    return
+                    return nil
                 }
             }
             if shuttingDown.load(ordering: .relaxed) {
@@ -102,20 +108,20 @@ public final class HTTPServer: @unchecked Sendable {
                 continue
             }
             Socket.setNoDelay(fd)
-            let worker = workers[nextWorker]
-            nextWorker = (nextWorker + 1) % workers.count
-            worker.adopt(fd: fd)
+            return fd
         }
     }
 
     /// Out of file descriptors: free the reserve, accept one, answer 503, close it,
     /// so the listening socket does not spin with a pending connection.
-    private func shedWithReserve() {
-        guard reserveFD >= 0 else { return }
-        Glibc.close(reserveFD)
-        let fd = comanda_accept_blocking(listenFD)
-        if fd >= 0 { Self.refuse(fd) }
-        reserveFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
+    private func shedWithReserve(_ listenFD: Int32) {
+        reserveFD.withLock { reserve in
+            guard reserve >= 0 else { return }
+            Glibc.close(reserve)
+            let fd = comanda_accept_blocking(listenFD)
+            if fd >= 0 { Self.refuse(fd) }
+            reserve = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        }
         logger.warning("out of file descriptors: refused a connection with 503")
     }
 
@@ -136,11 +142,11 @@ public final class HTTPServer: @unchecked Sendable {
     /// `completion` when all are closed or the grace period has passed.
     public func shutdown(completion: @escaping @Sendable () -> Void) {
         if shuttingDown.exchange(true, ordering: .relaxed) == false {
-            acceptQueue.sync {
-                acceptSource?.cancel()
-                acceptSource = nil
-                if reserveFD >= 0 { Glibc.close(reserveFD); reserveFD = -1 }
+            for worker in workers { worker.stopListening() }
+            controlQueue.sync {
+                if listenFD >= 0 { Glibc.close(listenFD); listenFD = -1 }
             }
+            reserveFD.withLock { if $0 >= 0 { Glibc.close($0); $0 = -1 } }
             for worker in workers { worker.closeIdleConnections() }
         }
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(configuration.shutdownGracePeriod * 1e9)
@@ -156,7 +162,7 @@ public final class HTTPServer: @unchecked Sendable {
         if DispatchTime.now().uptimeNanoseconds >= deadline {
             for worker in workers { worker.closeAllConnections() }
         }
-        acceptQueue.asyncAfter(deadline: .now() + .milliseconds(10)) { [self] in
+        controlQueue.asyncAfter(deadline: .now() + .milliseconds(10)) { [self] in
             waitForConnections(deadline: deadline, completion: completion)
         }
     }

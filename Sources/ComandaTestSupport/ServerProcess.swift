@@ -56,7 +56,7 @@ public final class ServerProcess {
         for (k, v) in environment { env[k] = v }
         process.environment = env
         logPath = directory + "/server-\(port).log"
-        FileManager.default.createFile(atPath: logPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let logFile = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         process.standardError = logFile
         process.standardOutput = logFile

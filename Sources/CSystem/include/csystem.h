@@ -15,4 +15,23 @@ int comanda_cpu_count(void);
 /// Whether `needle` occurs in `hay` (memmem; an empty needle always does).
 int comanda_contains(const void *hay, size_t hay_len, const void *needle, size_t needle_len);
 
+#include <stdint.h>
+
+/// Interest flags for comanda_epoll_set.
+enum { COMANDA_EPOLL_READ = 1, COMANDA_EPOLL_WRITE = 2, COMANDA_EPOLL_EXCLUSIVE = 4 };
+/// Event flags reported by comanda_epoll_wait.
+enum { COMANDA_EVENT_READ = 1, COMANDA_EVENT_WRITE = 2, COMANDA_EVENT_HANGUP = 4 };
+
+/// A new epoll instance (close-on-exec), or -1.
+int comanda_epoll_create(void);
+
+/// Adds (add != 0) or changes the interest in `fd`: level-triggered, the fd as the event's data.
+int comanda_epoll_set(int epfd, int fd, int interest, int add);
+
+/// Removes `fd` from the instance.
+int comanda_epoll_remove(int epfd, int fd);
+
+/// Waits up to `timeout_ms` (0: poll) and fills `fds`/`events` with at most `max` ready fds.
+int comanda_epoll_wait(int epfd, int32_t *fds, uint32_t *events, int max, int timeout_ms);
+
 #endif
