@@ -62,8 +62,17 @@ extension AppDatabase {
     }
 
     /// The menu's revision: changes whenever any dish is added, changed or removed.
+    /// Asked on every menu request, so it is one cached statement outside an
+    /// explicit transaction (a single SELECT is atomic by itself).
     public func menuRevision() throws(StoreError) -> Int {
-        try read { db in try Self.revision(db) }
+        do {
+            return try writer.unsafeRead { db in
+                let statement = try db.cachedStatement(sql: "SELECT valor FROM ajuste WHERE clave = 'menu_revision'")
+                return Int(try String.fetchOne(statement) ?? "0") ?? 0
+            }
+        } catch {
+            throw StoreError(error)
+        }
     }
 
     /// The whole menu and its revision, read in one transaction.
