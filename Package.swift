@@ -11,6 +11,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // zlib from the system (Debian: zlib1g-dev), for gzip responses.
@@ -30,7 +31,14 @@ let package = Package(
             ]
         ),
         // The domain: menu, orders, users, waitlist. No HTTP, no SQL.
-        .target(name: "ComandaCore", dependencies: ["CSystem"]),
+        .target(
+            name: "ComandaCore",
+            dependencies: [
+                "CSystem",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
         // SQLite through GRDB over the system libsqlite3.
         .target(
             name: "ComandaStore",

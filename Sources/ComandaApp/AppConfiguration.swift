@@ -24,6 +24,14 @@ public struct AppConfiguration: Sendable, Equatable {
     public var logLevel: Logger.Level = .info
     /// The menu imported on the first start with an empty database.
     public var platosFile = "Config/platos.json"
+    /// Days a login token stays valid.
+    public var tokenLifetimeDays = 30
+    /// Failed logins for one login, within `lockoutMinutes`, before 429.
+    public var maxFailedLogins = 10
+    /// The lock-out window in minutes.
+    public var lockoutMinutes = 15
+    /// log2 of scrypt's cost for new password hashes (stored with each hash).
+    public var scryptLogN = 15
     /// The categories' descriptions and menu order (file only: `"categorias"`).
     public var categorias: [CategoriaConfig] = []
 
@@ -90,6 +98,10 @@ public struct AppConfiguration: Sendable, Equatable {
         int("maxConnections", 1...1_000_000) { $0.http.maxConnections = $1 },
         int("backlog", 16...65535) { $0.http.backlog = $1 },
         int("workers", 1...256) { $0.http.workers = $1 },
+        int("tokenLifetimeDays", 1...3650) { $0.tokenLifetimeDays = $1 },
+        int("maxFailedLogins", 1...1000) { $0.maxFailedLogins = $1 },
+        int("lockoutMinutes", 1...1440) { $0.lockoutMinutes = $1 },
+        int("scryptLogN", 10...20) { $0.scryptLogN = $1 },
     ]
 
     /// Where a value came from, for the error line.

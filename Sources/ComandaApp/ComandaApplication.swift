@@ -1,6 +1,7 @@
 import ComandaCore
 import ComandaHTTP
 import ComandaStore
+import Foundation
 import Logging
 
 /// A route's handler: the request and its path parameters in, a response out;
@@ -15,13 +16,17 @@ public final class ComandaApplication: HTTPResponder {
     private let staticFiles: StaticFiles?
     private let logger: Logger
 
-    /// Builds the application on an open database.
-    public init(configuration: AppConfiguration, database: AppDatabase, logger: Logger = Logger(label: "comanda")) {
+    /// Builds the application on an open database; `now` (Unix seconds) is the clock.
+    public init(configuration: AppConfiguration, database: AppDatabase, logger: Logger = Logger(label: "comanda"),
+                now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }) {
         self.logger = logger
         self.staticFiles = StaticFiles(folder: configuration.publicFolder)
         var router = Router<RouteHandler>()
         HealthRoutes.register(on: &router)
-        MenuRoutes.register(on: &router, catalog: MenuCatalog(database: database, categorias: configuration.categorias))
+        let catalog = MenuCatalog(database: database, categorias: configuration.categorias)
+        MenuRoutes.register(on: &router, catalog: catalog)
+        let users = UserService(database: database, configuration: configuration, now: now)
+        UserRoutes.register(on: &router, users: users, catalog: catalog)
         self.router = router
     }
 
@@ -37,6 +42,8 @@ public final class ComandaApplication: HTTPResponder {
                 return try handler(request, parameters)
             } catch let error as APIError {
                 return error.response
+            } catch let error as UserError {
+                return APIError(error).response
             } catch {
                 return internalError(error, request: request)
             }

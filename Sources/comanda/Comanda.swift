@@ -12,7 +12,7 @@ struct Comanda: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "comanda",
         abstract: "A restaurant server: the menu, orders, users and the walk-in waitlist.",
-        subcommands: [Serve.self, ImportPlatos.self],
+        subcommands: [Serve.self, ImportPlatos.self, CreateHost.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -162,4 +162,54 @@ struct ImportPlatos: ParsableCommand {
 enum SignalSources {
     nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
     static func keep(_ source: any DispatchSourceSignal) { sources.append(source) }
+}
+
+/// `comanda create-host LOGIN`: creates a restaurant host, or promotes a user.
+struct CreateHost: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "create-host",
+        abstract: "Create a host (role anfitrion) with a password from standard input or --password-file, or promote an existing user."
+    )
+
+    @OptionGroup var common: CommonOptions
+
+    @Argument(help: "The host's login.")
+    var login: String
+
+    @Option(help: "The host's display name (default: the login).")
+    var nombre: String?
+
+    @Option(help: "A file whose first line is the password (default: read it from standard input).")
+    var passwordFile: String?
+
+    func run() throws {
+        let configuration = common.load()
+        let database = common.openDatabase(configuration)
+        do {
+            switch try HostAccounts.promote(login: login, in: database) {
+            case .promoted(let usuario):
+                print("\(usuario.login) is now a host (anfitrion)")
+                return
+            case .noSuchUser:
+                break
+            }
+            let password = try readPassword()
+            let usuario = try HostAccounts.create(login: login, nombre: nombre ?? login, password: password,
+                                                  configuration: configuration, in: database)
+            print("created host \(usuario.login) (id \(usuario.id))")
+        } catch {
+            fail("\(error)")
+        }
+    }
+
+    private func readPassword() throws -> String {
+        let text: String?
+        if let passwordFile {
+            text = (try? String(contentsOfFile: passwordFile, encoding: .utf8))?.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init)
+        } else {
+            text = readLine(strippingNewline: true)
+        }
+        guard let text, !text.isEmpty else { fail("no password given (standard input or --password-file)") }
+        return text
+    }
 }

@@ -1,0 +1,40 @@
+import ComandaCore
+import ComandaStore
+import Foundation
+
+/// What `comanda create-host` does, outside the executable so it is testable.
+public enum HostAccounts {
+    /// The result of trying to promote a login.
+    public enum Promotion: Sendable { case promoted(Usuario), noSuchUser }
+
+    /// A line for a person when creating a host fails.
+    public struct Failure: Error, CustomStringConvertible {
+        /// What went wrong.
+        public let description: String
+    }
+
+    /// Makes an existing user (login matched ignoring case) a host.
+    public static func promote(login: String, in database: AppDatabase) throws -> Promotion {
+        guard let stored = try database.usuario(login: login) else { return .noSuchUser }
+        try database.setRol(.anfitrion, usuarioID: stored.usuario.id)
+        var usuario = stored.usuario
+        usuario.rol = .anfitrion
+        return .promoted(usuario)
+    }
+
+    /// Creates a new host with the same rules as registration.
+    public static func create(login: String, nombre: String, password: String,
+                              configuration: AppConfiguration, in database: AppDatabase) throws -> Usuario {
+        do {
+            return try UserService.create(nombre: nombre, login: login, password: password, rol: .anfitrion,
+                                          hasher: PasswordHasher(logN: configuration.scryptLogN), database: database,
+                                          now: Int64(Date().timeIntervalSince1970))
+        } catch let error as UserError {
+            switch error {
+            case .invalid(let field, let problem): throw Failure(description: "\(field) \(problem)")
+            case .loginTaken: throw Failure(description: "the login \(login) is taken")
+            default: throw Failure(description: "could not create the host")
+            }
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import ComandaHTTP
+import Foundation
+
+/// A JSON value decoded strictly: `true`, `1`, `2.5` and `"3"` stay apart
+/// (Foundation's JSONSerialization on Linux gives `1 is Bool == true`).
+enum JSONValue: Decodable, Sendable {
+    case null, bool(Bool), int(Int), double(Double), string(String), array([JSONValue]), object([String: JSONValue])
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if c.decodeNil() { self = .null }
+        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
+        else if let i = try? c.decode(Int.self) { self = .int(i) }
+        else if let d = try? c.decode(Double.self) { self = .double(d) }
+        else if let s = try? c.decode(String.self) { self = .string(s) }
+        else if let a = try? c.decode([JSONValue].self) { self = .array(a) }
+        else { self = .object(try c.decode([String: JSONValue].self)) }
+    }
+}
+
+/// A request's JSON object body, with typed accessors that answer the
+/// contract's errors: 415 for another content type, 400 `invalid_json` for a
+/// body that is not a JSON object, 422 `validation_failed` with `field` for a
+/// missing, null or wrongly typed field. Unknown fields are ignored.
+struct JSONBody {
+    private let object: [String: JSONValue]
+
+    init(_ request: HTTPRequest) throws(APIError) {
+        let type = request.headers["Content-Type"]?.split(separator: ";").first.map { $0.trimmingHTTPWhitespace().lowercased() }
+        guard type == "application/json" else {
+            throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send the body as application/json.")
+        }
+        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(request.body)) else {
+            throw APIError(.badRequest, "invalid_json", "The body is not valid JSON.")
+        }
+        guard case .object(let object) = value else {
+            throw APIError(.badRequest, "invalid_json", "The body must be a JSON object.")
+        }
+        self.object = object
+    }
+
+    /// A required string.
+    func string(_ field: String) throws(APIError) -> String {
+        switch object[field] {
+        case .string(let s)?: return s
+        case nil, .null?: throw APIError.validation(field, "is required")
+        default: throw APIError.validation(field, "must be a string")
+        }
+    }
+
+    /// A required integer (`2.5` and `"3"` are not).
+    func int(_ field: String) throws(APIError) -> Int {
+        switch object[field] {
+        case .int(let i)?: return i
+        case nil, .null?: throw APIError.validation(field, "is required")
+        default: throw APIError.validation(field, "must be an integer")
+        }
+    }
+
+    /// An optional integer: nil when absent (but `null` or another type is an error).
+    func optionalInt(_ field: String) throws(APIError) -> Int? {
+        guard object[field] != nil else { return nil }
+        return try int(field)
+    }
+}
+
+extension JSONValue: Equatable {}
+
+extension APIError {
+    /// 422 `validation_failed` for a field.
+    static func validation(_ field: String, _ problem: String) -> APIError {
+        APIError(.unprocessableContent, "validation_failed", "\(field) \(problem).", field: field)
+    }
+}

@@ -1,0 +1,80 @@
+import ComandaCore
+import ComandaHTTP
+
+/// `/usuarios`, `/sesiones` and the favourites.
+enum UserRoutes {
+    static func register(on router: inout Router<RouteHandler>, users: UserService, catalog: MenuCatalog) {
+        router.add(.POST, "/usuarios") { request, _ in
+            let body = try JSONBody(request)
+            let usuario = try users.register(nombre: try body.string("nombre"), login: try body.string("login"),
+                                             password: try body.string("password"))
+            return try JSON.response(UsuarioDTO(usuario), status: .created)
+        }
+        router.add(.POST, "/sesiones") { request, _ in
+            let body = try JSONBody(request)
+            let (token, usuario) = try users.login(login: try body.string("login"), password: try body.string("password"))
+            var response = try JSON.response(SesionDTO(token: token, usuario: UsuarioYoDTO(usuario)), status: .created)
+            response.headers.add("Cache-Control", "no-store")
+            return response
+        }
+        router.add(.DELETE, "/sesiones/actual") { request, _ in
+            let (_, hash) = try users.authenticate(request)
+            try users.logout(tokenHash: hash)
+            return HTTPResponse(status: .noContent)
+        }
+        router.add(.GET, "/usuarios/yo") { request, _ in
+            try JSON.response(UsuarioYoDTO(try users.authenticate(request).usuario))
+        }
+        router.add(.GET, "/usuarios/yo/favoritos") { request, _ in
+            let usuario = try users.authenticate(request).usuario
+            let menu = try catalog.menu()
+            let platos = try users.favoritos(usuario).compactMap(menu.plato(id:))
+            return try JSON.response(platos.map(PlatoDTO.init))
+        }
+        router.add(.PUT, "/usuarios/yo/favoritos/:plato_id") { request, params in
+            let usuario = try users.authenticate(request).usuario
+            guard let raw = params["plato_id"], let id = Int64(raw), id > 0 else { throw UserError.unknownPlato }
+            try users.addFavorito(usuario, platoID: id)
+            return HTTPResponse(status: .noContent)
+        }
+        router.add(.DELETE, "/usuarios/yo/favoritos/:plato_id") { request, params in
+            let usuario = try users.authenticate(request).usuario
+            guard let raw = params["plato_id"], let id = Int64(raw), id > 0 else { throw UserError.unknownPlato }
+            try users.removeFavorito(usuario, platoID: id)
+            return HTTPResponse(status: .noContent)
+        }
+    }
+}
+
+extension UserService {
+    func favoritos(_ usuario: Usuario) throws -> [Int64] { try database.favoritos(usuarioID: usuario.id) }
+    func addFavorito(_ usuario: Usuario, platoID: Int64) throws {
+        try database.addFavorito(usuarioID: usuario.id, platoID: platoID, now: currentTime)
+    }
+    func removeFavorito(_ usuario: Usuario, platoID: Int64) throws {
+        try database.removeFavorito(usuarioID: usuario.id, platoID: platoID)
+    }
+}
+
+/// `{"id", "nombre", "login"}`.
+struct UsuarioDTO: Encodable {
+    let id: Int64
+    let nombre: String
+    let login: String
+    init(_ u: Usuario) { id = u.id; nombre = u.nombre; login = u.login }
+}
+
+/// `{"id", "nombre", "login", "rol"}`.
+struct UsuarioYoDTO: Encodable {
+    let id: Int64
+    let nombre: String
+    let login: String
+    let rol: String
+    init(_ u: Usuario) { id = u.id; nombre = u.nombre; login = u.login; rol = u.rol.rawValue }
+}
+
+/// `{"token", "usuario"}`.
+struct SesionDTO: Encodable {
+    let token: String
+    let usuario: UsuarioYoDTO
+}

@@ -1,0 +1,78 @@
+import Crypto
+import CryptoExtras
+import Foundation
+
+/// Salted, slow password hashes with scrypt (swift-crypto). The parameters
+/// are stored with each hash (`scrypt$logN$r$p$salt$hash`, base64), so they
+/// can be raised later and old hashes still verify.
+public struct PasswordHasher: Sendable {
+    /// log2 of scrypt's N (cost); 15 is 32 MiB and tens of milliseconds per hash.
+    public let logN: Int
+    /// scrypt's block size r.
+    public let blockSize: Int
+    /// scrypt's parallelism p.
+    public let parallelism: Int
+
+    /// A hasher with these parameters (tests use a small `logN`).
+    public init(logN: Int = 15, blockSize: Int = 8, parallelism: Int = 1) {
+        self.logN = logN
+        self.blockSize = blockSize
+        self.parallelism = parallelism
+    }
+
+    /// A new hash of `password` with a fresh 16-byte salt.
+    public func hash(_ password: String) throws -> String {
+        var salt = [UInt8](repeating: 0, count: 16)
+        var rng = SystemRandomNumberGenerator()
+        for i in salt.indices { salt[i] = UInt8.random(in: 0...255, using: &rng) }
+        let key = try derive(password, salt: salt, logN: logN, r: blockSize, p: parallelism)
+        return "scrypt$\(logN)$\(blockSize)$\(parallelism)$\(Data(salt).base64EncodedString())$\(Data(key).base64EncodedString())"
+    }
+
+    /// Whether `password` matches `stored`, compared in constant time.
+    public func verify(_ password: String, against stored: String) -> Bool {
+        let parts = stored.split(separator: "$")
+        guard parts.count == 6, parts[0] == "scrypt", let logN = Int(parts[1]), let r = Int(parts[2]), let p = Int(parts[3]),
+              (1...24).contains(logN), let salt = Data(base64Encoded: String(parts[4])),
+              let expected = Data(base64Encoded: String(parts[5])),
+              let key = try? derive(password, salt: Array(salt), logN: logN, r: r, p: p) else { return false }
+        return Self.constantTimeEquals(key, Array(expected))
+    }
+
+    /// Spends the time of one verification without a stored hash (unknown logins).
+    public func verifyNothing(_ password: String) {
+        _ = try? derive(password, salt: [UInt8](repeating: 0, count: 16), logN: logN, r: blockSize, p: parallelism)
+    }
+
+    private func derive(_ password: String, salt: [UInt8], logN: Int, r: Int, p: Int) throws -> [UInt8] {
+        let key = try KDF.Scrypt.deriveKey(from: Array(password.utf8), salt: salt, outputByteCount: 32,
+                                           rounds: 1 << logN, blockSize: r, parallelism: p,
+                                           maxMemory: 256 * (1 << logN) * r + (1 << 20))
+        return key.withUnsafeBytes { Array($0) }
+    }
+
+    /// Equal length and bytes, in time that does not depend on where they differ.
+    static func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        var diff: UInt8 = 0
+        for i in a.indices { diff |= a[i] ^ b[i] }
+        return diff == 0
+    }
+}
+
+/// Session tokens: 256 random bits, sent once, stored only as their SHA-256.
+public enum SessionToken {
+    /// A new token (URL-safe base64, 43 characters).
+    public static func generate() -> String {
+        var rng = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        return Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// The stored form of a token.
+    public static func hash(_ token: String) -> [UInt8] {
+        Array(SHA256.hash(data: Array(token.utf8)))
+    }
+}

@@ -1,0 +1,46 @@
+/// A user's role: a customer, or a restaurant host who runs the waitlist.
+public enum Rol: String, Sendable, Equatable, CaseIterable {
+    /// A customer (the default).
+    case cliente
+    /// A restaurant host.
+    case anfitrion
+}
+
+/// A registered user (never with the password).
+public struct Usuario: Sendable, Equatable {
+    /// The user's id.
+    public var id: Int64
+    /// The display name, as entered (trimmed).
+    public var nombre: String
+    /// The login, as entered (trimmed); matched ignoring case.
+    public var login: String
+    /// The role.
+    public var rol: Rol
+
+    /// Creates a user value.
+    public init(id: Int64, nombre: String, login: String, rol: Rol) {
+        self.id = id
+        self.nombre = nombre
+        self.login = login
+        self.rol = rol
+    }
+}
+
+/// What can go wrong with users, sessions and favourites. No HTTP here:
+/// the application maps each case to a status.
+public enum UserError: Error, Sendable, Equatable {
+    /// A field breaks a rule (`field`, why).
+    case invalid(field: String, problem: String)
+    /// The login is taken (ignoring case).
+    case loginTaken
+    /// Wrong login or password (the same for both).
+    case invalidCredentials
+    /// Too many failed logins; try again after this many seconds.
+    case tooManyAttempts(retryAfterSeconds: Int)
+    /// No valid session.
+    case unauthenticated
+    /// The user's role may not do this.
+    case forbidden
+    /// No such dish.
+    case unknownPlato
+}

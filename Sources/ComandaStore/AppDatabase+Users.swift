@@ -1,0 +1,121 @@
+import ComandaCore
+import Foundation
+import GRDB
+
+/// A user with their stored password hash (never leaves the server).
+public struct StoredUsuario: Sendable {
+    /// The user.
+    public let usuario: Usuario
+    /// `scrypt$…`.
+    public let passwordHash: String
+}
+
+extension AppDatabase {
+    /// Inserts a user; `UserError.loginTaken` if the login key exists.
+    public func createUsuario(nombre: String, login: String, passwordHash: String, rol: Rol,
+                              now: Int64) throws(UserError) -> Usuario {
+        let key = UserRules.loginKey(login)
+        do {
+            return try writer.write { db in
+                if try Bool.fetchOne(db, sql: "SELECT 1 FROM usuario WHERE login_clave = ?", arguments: [key]) == true {
+                    throw UserError.loginTaken
+                }
+                try db.execute(sql: """
+                    INSERT INTO usuario (nombre, login, login_clave, password_hash, rol, creado_en) VALUES (?, ?, ?, ?, ?, ?)
+                    """, arguments: [nombre, login, key, passwordHash, rol.rawValue, now])
+                return Usuario(id: db.lastInsertedRowID, nombre: nombre, login: login, rol: rol)
+            }
+        } catch let error as UserError {
+            throw error
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            throw .loginTaken
+        } catch {
+            throw .invalid(field: "login", problem: "could not be saved")
+        }
+    }
+
+    /// The user with this login (ignoring case), with the hash.
+    public func usuario(login: String) throws(StoreError) -> StoredUsuario? {
+        try read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM usuario WHERE login_clave = ?", arguments: [UserRules.loginKey(login)])
+                .map(Self.stored)
+        }
+    }
+
+    /// Sets a user's role.
+    public func setRol(_ rol: Rol, usuarioID: Int64) throws(StoreError) {
+        try write { db in
+            try db.execute(sql: "UPDATE usuario SET rol = ? WHERE id = ?", arguments: [rol.rawValue, usuarioID])
+        }
+    }
+
+    /// Records a session for a token's hash.
+    public func createSesion(tokenHash: [UInt8], usuarioID: Int64, now: Int64, expiresAt: Int64) throws(StoreError) {
+        try write { db in
+            try db.execute(sql: "INSERT INTO sesion (token_hash, usuario_id, creada_en, expira_en) VALUES (?, ?, ?, ?)",
+                           arguments: [Data(tokenHash), usuarioID, now, expiresAt])
+        }
+    }
+
+    /// The user of an unexpired session, or nil.
+    public func usuario(tokenHash: [UInt8], now: Int64) throws(StoreError) -> Usuario? {
+        do {
+            return try writer.unsafeRead { db in
+                let statement = try db.cachedStatement(sql: """
+                    SELECT u.* FROM sesion s JOIN usuario u ON u.id = s.usuario_id
+                    WHERE s.token_hash = ? AND s.expira_en > ?
+                    """)
+                return try Row.fetchOne(statement, arguments: [Data(tokenHash), now]).map { Self.stored($0).usuario }
+            }
+        } catch {
+            throw StoreError(error)
+        }
+    }
+
+    /// Ends a session: the token stops working at once.
+    public func deleteSesion(tokenHash: [UInt8]) throws(StoreError) {
+        try write { db in
+            try db.execute(sql: "DELETE FROM sesion WHERE token_hash = ?", arguments: [Data(tokenHash)])
+        }
+    }
+
+    /// Adds a favourite (idempotent); `UserError.unknownPlato` for an unknown dish.
+    public func addFavorito(usuarioID: Int64, platoID: Int64, now: Int64) throws(UserError) {
+        do {
+            try writer.write { db in
+                guard try Bool.fetchOne(db, sql: "SELECT 1 FROM plato WHERE id = ?", arguments: [platoID]) == true else {
+                    throw UserError.unknownPlato
+                }
+                try db.execute(sql: """
+                    INSERT INTO favorito (usuario_id, plato_id, creado_en) VALUES (?, ?, ?)
+                    ON CONFLICT(usuario_id, plato_id) DO NOTHING
+                    """, arguments: [usuarioID, platoID, now])
+            }
+        } catch let error as UserError {
+            throw error
+        } catch {
+            throw .unknownPlato
+        }
+    }
+
+    /// Removes a favourite (idempotent).
+    public func removeFavorito(usuarioID: Int64, platoID: Int64) throws(StoreError) {
+        try write { db in
+            try db.execute(sql: "DELETE FROM favorito WHERE usuario_id = ? AND plato_id = ?", arguments: [usuarioID, platoID])
+        }
+    }
+
+    /// A user's favourite dish ids, in the order they were added.
+    public func favoritos(usuarioID: Int64) throws(StoreError) -> [Int64] {
+        try read { db in
+            try Int64.fetchAll(db, sql: "SELECT plato_id FROM favorito WHERE usuario_id = ? ORDER BY id",
+                               arguments: [usuarioID])
+        }
+    }
+
+    private static func stored(_ row: Row) -> StoredUsuario {
+        let rol = Rol(rawValue: row["rol"] ?? "") ?? .cliente
+        return StoredUsuario(usuario: Usuario(id: row["id"], nombre: row["nombre"], login: row["login"], rol: rol),
+                             passwordHash: row["password_hash"])
+    }
+}
