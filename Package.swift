@@ -12,6 +12,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // zlib from the system (Debian: zlib1g-dev), for gzip responses.
@@ -63,6 +64,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The RestaurantQueue app's feed parser (seed 004), ported faithfully
+        // for the tests, which run it as a child process: its crash is a failed test.
+        .executableTarget(name: "legacy-feed-parser"),
         // A raw-socket HTTP client and server fixtures, for the tests only.
         .target(
             name: "ComandaTestSupport",
@@ -71,7 +75,13 @@ let package = Package(
         .testTarget(name: "ComandaCoreTests", dependencies: ["ComandaCore"]),
         .testTarget(name: "ComandaStoreTests", dependencies: ["ComandaStore", "ComandaCore"]),
         .testTarget(name: "ComandaHTTPTests", dependencies: ["ComandaHTTP", "ComandaTestSupport"]),
-        .testTarget(name: "ComandaAppTests", dependencies: ["ComandaApp", "ComandaHTTP", "ComandaStore", "ComandaCore", "ComandaTestSupport"]),
+        .testTarget(
+            name: "ComandaAppTests",
+            dependencies: [
+                "ComandaApp", "ComandaHTTP", "ComandaStore", "ComandaCore", "ComandaTestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -32,6 +32,10 @@ public struct AppConfiguration: Sendable, Equatable {
     public var lockoutMinutes = 15
     /// log2 of scrypt's cost for new password hashes (stored with each hash).
     public var scryptLogN = 15
+    /// Where the legacy RestaurantQueue feed is mounted.
+    public var queuePath = "/queue"
+    /// The legacy host app's secret key; nil: generated on first start and kept in the database.
+    public var queueHostKey: String?
     /// The categories' descriptions and menu order (file only: `"categorias"`).
     public var categorias: [CategoriaConfig] = []
 
@@ -102,6 +106,21 @@ public struct AppConfiguration: Sendable, Equatable {
         int("maxFailedLogins", 1...1000) { $0.maxFailedLogins = $1 },
         int("lockoutMinutes", 1...1440) { $0.lockoutMinutes = $1 },
         int("scryptLogN", 10...20) { $0.scryptLogN = $1 },
+        Setting(key: "queuePath", expected: "a path like /queue (letters, digits, - and _ between slashes)") { config, value in
+            let segments = value.split(separator: "/", omittingEmptySubsequences: false)
+            guard value.hasPrefix("/"), segments.count >= 2, segments.dropFirst().allSatisfy({ segment in
+                !segment.isEmpty && segment.utf8.allSatisfy { $0 == 0x2D || $0 == 0x5F || (0x30...0x39).contains($0)
+                    || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
+            }) else { return false }
+            config.queuePath = value
+            return true
+        },
+        Setting(key: "queueHostKey", expected: "16 to 128 letters, digits, - or _") { config, value in
+            guard (16...128).contains(value.utf8.count), value.utf8.allSatisfy({ $0 == 0x2D || $0 == 0x5F
+                || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else { return false }
+            config.queueHostKey = value
+            return true
+        },
     ]
 
     /// Where a value came from, for the error line.

@@ -15,6 +15,8 @@ public final class ComandaApplication: HTTPResponder {
     private let router: Router<RouteHandler>
     private let staticFiles: StaticFiles?
     private let logger: Logger
+    /// The legacy host app's base path, host key included (`/queue/KEY`).
+    public let queueHostPath: String
 
     /// Builds the application on an open database; `now` (Unix seconds) is the clock.
     public init(configuration: AppConfiguration, database: AppDatabase, logger: Logger = Logger(label: "comanda"),
@@ -27,6 +29,17 @@ public final class ComandaApplication: HTTPResponder {
         MenuRoutes.register(on: &router, catalog: catalog)
         let users = UserService(database: database, configuration: configuration, now: now)
         UserRoutes.register(on: &router, users: users, catalog: catalog)
+        let waitlist = WaitlistService(database: database, now: now)
+        WaitlistRoutes.register(on: &router, waitlist: waitlist, users: users)
+        let key: String
+        do {
+            key = try database.queueHostKey(configured: configuration.queueHostKey, generate: WaitlistService.generateHostKey)
+        } catch {
+            key = WaitlistService.generateHostKey()
+            logger.error("could not keep the queue host key in the database (\(error.description)); this run uses a temporary one")
+        }
+        self.queueHostPath = configuration.queuePath + "/" + key
+        LegacyQueueRoutes.register(on: &router, base: configuration.queuePath, hostKey: key, waitlist: waitlist)
         self.router = router
     }
 
@@ -43,6 +56,8 @@ public final class ComandaApplication: HTTPResponder {
             } catch let error as APIError {
                 return error.response
             } catch let error as UserError {
+                return APIError(error).response
+            } catch let error as WaitlistError {
                 return APIError(error).response
             } catch {
                 return internalError(error, request: request)

@@ -68,10 +68,9 @@ final class MenuCatalog: Sendable {
     /// filtered list never shares the whole menu's tag and equal bytes for the
     /// same question always share one, across restarts too.
     static func tag(key: String, body: [UInt8]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        hash = (hash ^ 0) &* 0x100_0000_01b3
-        for byte in body { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return "\"m-" + String(hash, radix: 16) + "\""
+        var hash = FNV1a()
+        hash.add(key)
+        hash.add(body)
+        return "\"m-" + hash.hex + "\""
     }
 }

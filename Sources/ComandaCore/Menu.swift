@@ -49,7 +49,7 @@ public struct Menu: Sendable {
 
     /// The query as the search uses it: trimmed and folded; `""` means no filter.
     public static func normalizedQuery(_ query: String?) -> String {
-        MenuText.searchKey(query?.trimmingCharacters() ?? "")
+        MenuText.searchKey(query?.trimmingWhitespace() ?? "")
     }
 
     /// The dish with this id.
@@ -78,15 +78,5 @@ extension Menu {
                 comanda_contains(h.baseAddress, h.count, n.baseAddress, n.count) != 0
             }
         }
-    }
-}
-
-extension String {
-    /// Trimmed of Unicode white space at both ends.
-    func trimmingCharacters() -> String {
-        var s = Substring(self)
-        while let f = s.first, f.isWhitespace { s.removeFirst() }
-        while let l = s.last, l.isWhitespace { s.removeLast() }
-        return String(s)
     }
 }

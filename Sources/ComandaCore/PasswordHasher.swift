@@ -36,7 +36,7 @@ public struct PasswordHasher: Sendable {
               (1...24).contains(logN), let salt = Data(base64Encoded: String(parts[4])),
               let expected = Data(base64Encoded: String(parts[5])),
               let key = try? derive(password, salt: Array(salt), logN: logN, r: r, p: p) else { return false }
-        return Self.constantTimeEquals(key, Array(expected))
+        return ConstantTime.equals(key, Array(expected))
     }
 
     /// Spends the time of one verification without a stored hash (unknown logins).
@@ -51,8 +51,12 @@ public struct PasswordHasher: Sendable {
         return key.withUnsafeBytes { Array($0) }
     }
 
-    /// Equal length and bytes, in time that does not depend on where they differ.
-    static func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+}
+
+/// Comparisons of secrets that take the same time wherever the bytes differ.
+public enum ConstantTime {
+    /// Equal length and bytes.
+    public static func equals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         guard a.count == b.count else { return false }
         var diff: UInt8 = 0
         for i in a.indices { diff |= a[i] ^ b[i] }

@@ -10,7 +10,7 @@ public enum UserRules {
 
     /// The name, trimmed, or why not.
     public static func nombre(_ raw: String) throws(UserError) -> String {
-        let s = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let s = raw.trimmingWhitespace()
         guard nameLength.contains(s.count) else {
             throw .invalid(field: "nombre", problem: "must be 1 to 100 characters")
         }
@@ -20,7 +20,7 @@ public enum UserRules {
 
     /// The login, trimmed (kept as entered otherwise), or why not.
     public static func login(_ raw: String) throws(UserError) -> String {
-        let s = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let s = raw.trimmingWhitespace()
         guard nameLength.contains(s.count) else {
             throw .invalid(field: "login", problem: "must be 1 to 100 characters")
         }
@@ -32,7 +32,7 @@ public enum UserRules {
 
     /// The key a login is unique and matched by: trimmed, composed (NFC), lower case.
     public static func loginKey(_ login: String) -> String {
-        login.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping.lowercased()
+        login.trimmingWhitespace().precomposedStringWithCanonicalMapping.lowercased()
     }
 
     /// Checks a new password's length (it is never trimmed or changed).

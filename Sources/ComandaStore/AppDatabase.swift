@@ -115,6 +115,19 @@ public struct AppDatabase: Sendable {
                 );
                 """)
         }
+        migrator.registerMigration("v3-waitlist") { db in
+            try db.execute(sql: """
+                CREATE TABLE reservation (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    name TEXT NOT NULL CHECK (length(name) > 0),
+                    size INTEGER NOT NULL CHECK (size BETWEEN 1 AND 50),
+                    arrival_time INTEGER NOT NULL,
+                    ready_time INTEGER,
+                    removed_time INTEGER
+                );
+                CREATE INDEX reservation_listed ON reservation(id) WHERE removed_time IS NULL;
+                """)
+        }
         return migrator
     }
 

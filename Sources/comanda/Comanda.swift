@@ -112,6 +112,9 @@ struct Serve: ParsableCommand {
         let port: Int
         do throws(SocketError) { port = try server.start() } catch { fail(error.description) }
         logger.notice("comanda listening on http://\(configuration.http.host):\(port) (\(configuration.http.workers) workers)")
+        let everywhere = ["0.0.0.0", "::", "[::]"].contains(configuration.http.host)
+        let hostAddress = everywhere ? "THIS-MACHINE-ADDRESS" : configuration.http.host
+        logger.notice("RestaurantQueue host app base URL: http://\(hostAddress):\(port)\(application.queueHostPath)")
 
         for sig in [SIGTERM, SIGINT] {
             signal(sig, SIG_IGN)

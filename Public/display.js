@@ -1,0 +1,68 @@
+// The wall display: polls GET /reservations every 2 s with If-None-Match (an
+// unchanged queue costs a 304), shows ready parties on top in green and the
+// waiting ones below, and keeps the last data with a notice while the server
+// cannot be reached. Names are always inserted as text, never as HTML.
+"use strict";
+const POLL_MS = 2000;
+let etag = null;
+let last = null;
+
+function minutesSince(iso, nowMs) {
+  return Math.max(0, Math.floor((nowMs - Date.parse(iso)) / 60000));
+}
+
+function partyItem(party, nowMs) {
+  const li = document.createElement("li");
+  li.dataset.id = String(party.id);
+  if (party.isReady) li.classList.add("is-ready");
+  const name = document.createElement("span");
+  name.className = "name";
+  name.textContent = party.name;
+  const meta = document.createElement("span");
+  meta.className = "meta";
+  const people = party.size === 1 ? "1 persona" : party.size + " personas";
+  meta.textContent = party.isReady ? people + " · ¡su mesa está lista!" : people + " · " + minutesSince(party.arrivalTime, nowMs) + " min";
+  li.append(name, meta);
+  return li;
+}
+
+function fill(list, parties, nowMs, emptyText) {
+  list.replaceChildren(...parties.map(p => partyItem(p, nowMs)));
+  if (parties.length === 0) {
+    const li = document.createElement("li");
+    li.className = "empty";
+    li.textContent = emptyText;
+    list.replaceChildren(li);
+  }
+}
+
+function render(data) {
+  const nowMs = Date.now();
+  fill(document.getElementById("ready"), data.reservations.filter(p => p.isReady), nowMs, "—");
+  fill(document.getElementById("waiting"), data.reservations.filter(p => !p.isReady), nowMs, "Nadie esperando");
+  document.getElementById("average").textContent = String(data.averageWaitMinutes);
+  document.getElementById("updated").textContent = "Actualizado " + new Date().toLocaleTimeString();
+}
+
+async function poll() {
+  try {
+    const headers = etag ? { "If-None-Match": etag } : {};
+    const response = await fetch("/reservations", { headers, cache: "no-store" });
+    if (response.status === 200) {
+      etag = response.headers.get("ETag");
+      last = await response.json();
+      render(last);
+    } else if (response.status === 304 && last) {
+      render(last);
+    } else {
+      throw new Error("status " + response.status);
+    }
+    document.getElementById("notice").hidden = true;
+  } catch (error) {
+    document.getElementById("notice").hidden = false;
+  } finally {
+    setTimeout(poll, POLL_MS);
+  }
+}
+
+poll();

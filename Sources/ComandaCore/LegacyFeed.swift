@@ -1,0 +1,82 @@
+import Foundation
+
+/// The RestaurantQueue feed the existing iOS host app and TV display poll:
+/// `id:4,name:Ana,size:3,time:2026-11-22 19:30:05 +0000,isReady:false`, one
+/// line per party, bare `\n` between lines. The app (seed 004,
+/// `DataHelper.processResponse`/`processDict`) decodes the body as Shift JIS,
+/// splits lines on `\n`, fields on `,`, keys on `:`, treats any field that
+/// contains `time` as the time and force-unwraps the rest, so every name is
+/// rendered for it: printable ASCII only, no `,` `:` `\` `~`, never the
+/// substring `time`, never empty.
+public enum LegacyFeed {
+    /// The feed for parties already in list order.
+    public static func render(_ parties: [Reservation]) -> String {
+        parties.map(line).joined(separator: "\n")
+    }
+
+    /// One party's line.
+    public static func line(_ p: Reservation) -> String {
+        "id:\(p.id),name:\(renderName(p.name, id: p.id)),size:\(p.size),time:\(feedTime(p.arrivalTime)),isReady:\(p.isReady)"
+    }
+
+    /// The name as the app can show it: transliterated to ASCII (`José` →
+    /// `Jose`, other scripts romanised), a character with no ASCII form as
+    /// `?`, the separators replaced, `time` written `Time`, and `Guest {id}`
+    /// when nothing readable is left.
+    public static func renderName(_ name: String, id: Int64) -> String {
+        let latin = name.applyingTransform(StringTransform(rawValue: "Any-Latin; Latin-ASCII"), reverse: false) ?? name
+        var out = ""
+        var lastWasSpace = true
+        for scalar in latin.unicodeScalars {
+            var c: Character
+            switch scalar.value {
+            case 0x2C: c = "."           // , would split the fields
+            case 0x3A: c = "."           // : would split key from value
+            case 0x5C: c = "/"           // \ is ¥ in Shift JIS
+            case 0x7E: c = "-"           // ~ is ‾ in Shift JIS
+            case 0x20...0x7E: c = Character(scalar)
+            case 0x09, 0x0A, 0x0D, 0x0B, 0x0C, 0x85, 0xA0, 0x2028, 0x2029: c = " "
+            default:
+                // Combining marks left over are dropped; anything else has no ASCII form.
+                if scalar.properties.generalCategory == .nonspacingMark || scalar.properties.generalCategory == .enclosingMark
+                    || scalar.properties.isVariationSelector || scalar.value == 0x200D { continue }
+                c = "?"
+            }
+            if c == " " {
+                if lastWasSpace { continue }
+                lastWasSpace = true
+            } else {
+                lastWasSpace = false
+            }
+            out.append(c)
+        }
+        while out.last == " " { out.removeLast() }
+        out = out.replacingOccurrences(of: "time", with: "Time")
+        let readable = out.unicodeScalars.contains { CharacterSet.alphanumerics.contains($0) }
+        return readable ? out : "Guest \(id)"
+    }
+
+    /// `yyyy-MM-dd HH:mm:ss +0000` in UTC.
+    public static func feedTime(_ t: Int64) -> String {
+        let (date, time) = utcParts(t)
+        return "\(date) \(time) +0000"
+    }
+
+    /// `yyyy-MM-ddTHH:mm:ssZ`.
+    public static func isoTime(_ t: Int64) -> String {
+        let (date, time) = utcParts(t)
+        return "\(date)T\(time)Z"
+    }
+
+    private static func utcParts(_ t: Int64) -> (String, String) {
+        var seconds = time_t(t)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func pad(_ n: Int32, _ width: Int = 2) -> String {
+            let s = String(n)
+            return String(repeating: "0", count: max(0, width - s.count)) + s
+        }
+        return ("\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday))",
+                "\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))")
+    }
+}
