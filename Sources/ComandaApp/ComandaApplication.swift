@@ -29,6 +29,7 @@ public final class ComandaApplication: HTTPResponder {
         MenuRoutes.register(on: &router, catalog: catalog)
         let users = UserService(database: database, configuration: configuration, now: now)
         UserRoutes.register(on: &router, users: users, catalog: catalog)
+        OrderRoutes.register(on: &router, users: users, database: database)
         let waitlist = WaitlistService(database: database, now: now)
         WaitlistRoutes.register(on: &router, waitlist: waitlist, users: users)
         let key: String
@@ -58,6 +59,8 @@ public final class ComandaApplication: HTTPResponder {
             } catch let error as UserError {
                 return APIError(error).response
             } catch let error as WaitlistError {
+                return APIError(error).response
+            } catch let error as OrderError {
                 return APIError(error).response
             } catch {
                 return internalError(error, request: request)

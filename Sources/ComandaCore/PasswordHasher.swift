@@ -77,6 +77,14 @@ public enum SessionToken {
 
     /// The stored form of a token.
     public static func hash(_ token: String) -> [UInt8] {
-        Array(SHA256.hash(data: Array(token.utf8)))
+        Digest.sha256(Array(token.utf8))
+    }
+}
+
+/// SHA-256 for the rest of the app (which does not import Crypto itself).
+public enum Digest {
+    /// The 32-byte SHA-256 of `bytes`.
+    public static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+        Array(SHA256.hash(data: bytes))
     }
 }

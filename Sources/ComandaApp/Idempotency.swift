@@ -1,0 +1,44 @@
+import ComandaCore
+import ComandaHTTP
+import ComandaStore
+
+/// `Idempotency-Key` on the routes that create or place orders: a repeat with
+/// the same key by the same user, with the same method, path and body, gets
+/// the first answer again and changes nothing; the same key with anything
+/// else is 422 `idempotency_key_reused`. Only 2xx answers are remembered,
+/// for 24 hours. (Two identical requests racing with one key may both run;
+/// each route is safe to repeat by itself: a second POST /pedidos returns the
+/// open order, a second checkout is 409.)
+struct Idempotency: Sendable {
+    let database: AppDatabase
+    let now: @Sendable () -> Int64
+    static let lifetime: Int64 = 24 * 3600
+
+    func run(_ request: HTTPRequest, usuarioID: Int64, _ handler: () throws -> HTTPResponse) throws -> HTTPResponse {
+        guard let raw = request.headers["Idempotency-Key"] else { return try handler() }
+        let key = String(raw.trimmingHTTPWhitespace())
+        guard (1...255).contains(key.utf8.count) else {
+            throw APIError.validation("Idempotency-Key", "must be 1 to 255 characters")
+        }
+        let fingerprint = Digest.sha256(Array("\(request.method.rawValue) \(request.path)\n".utf8) + request.body)
+        let time = now()
+        if let stored = try database.idempotentAnswer(usuarioID: usuarioID, key: key, since: time - Self.lifetime) {
+            guard stored.fingerprint == fingerprint else {
+                throw APIError(.unprocessableContent, "idempotency_key_reused",
+                               "This Idempotency-Key was used for a different request.")
+            }
+            return HTTPResponse(status: HTTPStatus(stored.status),
+                                headers: HTTPHeaders([("Content-Type", stored.contentType), ("Idempotent-Replayed", "true")]),
+                                body: stored.body)
+        }
+        let response = try handler()
+        if (200..<300).contains(response.status.code) {
+            try database.rememberAnswer(usuarioID: usuarioID, key: key,
+                                        answer: IdempotentAnswer(fingerprint: fingerprint, status: response.status.code,
+                                                                 body: response.body,
+                                                                 contentType: response.headers["Content-Type"] ?? "application/json; charset=utf-8"),
+                                        now: time, expiredBefore: time - Self.lifetime)
+        }
+        return response
+    }
+}

@@ -1,0 +1,106 @@
+import ComandaCore
+import ComandaHTTP
+import ComandaStore
+
+/// Every `/pedidos` route: a user sees only their own orders (anyone else's is 404).
+enum OrderRoutes {
+    static func register(on router: inout Router<RouteHandler>, users: UserService, database: AppDatabase) {
+        let idempotency = Idempotency(database: database, now: { users.currentTime })
+
+        router.add(.POST, "/pedidos") { request, _ in
+            let usuario = try users.authenticate(request).usuario
+            return try idempotency.run(request, usuarioID: usuario.id) {
+                let (pedido, created) = try database.openPedido(usuarioID: usuario.id, now: users.currentTime)
+                return try JSON.response(PedidoDTO(pedido), status: created ? .created : .ok)
+            }
+        }
+        router.add(.GET, "/pedidos/actual") { request, _ in
+            let usuario = try users.authenticate(request).usuario
+            guard let pedido = try database.pedidoActual(usuarioID: usuario.id) else {
+                throw APIError.notFound("You have no current order.")
+            }
+            return try JSON.response(PedidoDTO(pedido))
+        }
+        router.add(.GET, "/pedidos") { request, _ in
+            let usuario = try users.authenticate(request).usuario
+            let limit = try positiveInt(request.queryValue("limit"), field: "limit", range: 1...200) ?? 50
+            let antes = try positiveInt(request.queryValue("antes"), field: "antes", range: 1...Int.max).map(Int64.init)
+            let list = try database.historial(usuarioID: usuario.id, limit: limit, antes: antes)
+            return try JSON.response(list.map(ResumenPedidoDTO.init))
+        }
+        router.add(.GET, "/pedidos/:id") { request, params in
+            let usuario = try users.authenticate(request).usuario
+            return try JSON.response(PedidoDTO(try database.pedido(id: try id(params, "id"), usuarioID: usuario.id)))
+        }
+        router.add(.DELETE, "/pedidos/:id") { request, params in
+            let usuario = try users.authenticate(request).usuario
+            try database.cancelPedido(pedidoID: try id(params, "id"), usuarioID: usuario.id)
+            return HTTPResponse(status: .noContent)
+        }
+        router.add(.POST, "/pedidos/:id/lineas") { request, params in
+            let usuario = try users.authenticate(request).usuario
+            let pedidoID = try id(params, "id")
+            let body = try JSONBody(request)
+            let platoID = try body.int("plato_id")
+            let cantidad = try PedidoRules.cantidad(try body.optionalInt("cantidad") ?? 1)
+            let (linea, created) = try database.addLinea(pedidoID: pedidoID, usuarioID: usuario.id,
+                                                         platoID: Int64(platoID), cantidad: cantidad)
+            return try JSON.response(LineaDTO(linea), status: created ? .created : .ok)
+        }
+        router.add(.PUT, "/pedidos/:id/lineas/:linea_id") { request, params in
+            let usuario = try users.authenticate(request).usuario
+            let pedidoID = try id(params, "id")
+            let lineaID = try id(params, "linea_id", missing: .lineaNotFound)
+            let cantidad = try PedidoRules.cantidad(try JSONBody(request).int("cantidad"))
+            return try JSON.response(LineaDTO(try database.setCantidad(pedidoID: pedidoID, usuarioID: usuario.id,
+                                                                       lineaID: lineaID, cantidad: cantidad)))
+        }
+        router.add(.DELETE, "/pedidos/:id/lineas/:linea_id") { request, params in
+            let usuario = try users.authenticate(request).usuario
+            try database.deleteLinea(pedidoID: try id(params, "id"), usuarioID: usuario.id,
+                                     lineaID: try id(params, "linea_id", missing: .lineaNotFound))
+            return HTTPResponse(status: .noContent)
+        }
+        router.add(.POST, "/pedidos/:id/checkout") { request, params in
+            let usuario = try users.authenticate(request).usuario
+            let pedidoID = try id(params, "id")
+            return try idempotency.run(request, usuarioID: usuario.id) {
+                let body = try JSONBody(request)
+                let direccion = try PedidoRules.direccion(try body.string("direccion"))
+                let telefono = try PedidoRules.telefono(try body.string("telefono"))
+                let pedido = try database.checkout(pedidoID: pedidoID, usuarioID: usuario.id, direccion: direccion,
+                                                   telefono: telefono, now: users.currentTime)
+                return try JSON.response(PedidoDTO(pedido))
+            }
+        }
+    }
+
+    /// A path id that must be a positive integer (else the resource is not found).
+    private static func id(_ params: PathParameters, _ name: String, missing: OrderError = .notFound) throws -> Int64 {
+        guard let raw = params[name], let id = Int64(raw), id > 0 else { throw missing }
+        return id
+    }
+
+    /// A query parameter that, when present, must be a whole number in `range` (else 422 with the field).
+    private static func positiveInt(_ raw: String?, field: String, range: ClosedRange<Int>) throws -> Int? {
+        guard let raw else { return nil }
+        guard !raw.isEmpty, raw.utf8.count <= 18, raw.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+              let n = Int(raw), range.contains(n) else {
+            throw APIError.validation(field, range.upperBound == Int.max ? "must be a positive integer" : "must be an integer from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return n
+    }
+}
+
+extension APIError {
+    /// The one mapping of `OrderError` to the contract.
+    init(_ error: OrderError) {
+        switch error {
+        case .notFound: self = .notFound("There is no such order.")
+        case .lineaNotFound: self = .notFound("There is no such line in this order.")
+        case .realizado: self.init(.conflict, "pedido_realizado", "This order has been placed and can no longer change.")
+        case .vacio: self.init(.unprocessableContent, "pedido_vacio", "An empty order cannot be placed.")
+        case .invalid(let field, let problem): self = .validation(field, problem)
+        }
+    }
+}

@@ -1,0 +1,212 @@
+import ComandaCore
+import Foundation
+import GRDB
+
+/// A remembered answer for an `Idempotency-Key`.
+public struct IdempotentAnswer: Sendable {
+    /// The request's fingerprint (method, path, body).
+    public let fingerprint: [UInt8]
+    /// The status, body and content type that were sent.
+    public let status: Int, body: [UInt8], contentType: String
+
+    /// Creates one.
+    public init(fingerprint: [UInt8], status: Int, body: [UInt8], contentType: String) {
+        self.fingerprint = fingerprint; self.status = status; self.body = body; self.contentType = contentType
+    }
+}
+
+extension AppDatabase {
+    /// Runs one order transaction, keeping `OrderError` and mapping the rest to `StoreError`.
+    private func orderWrite<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try writer.write(body) } catch let error as OrderError { throw error } catch { throw StoreError(error) }
+    }
+
+    /// The user's open order, or a new one: (order, created). Two racing calls
+    /// still give one (the writer is serialized, and a unique index backs it).
+    public func openPedido(usuarioID: Int64, now: Int64) throws -> (Pedido, created: Bool) {
+        try orderWrite { db in
+            if let id = try Int64.fetchOne(db, sql: "SELECT id FROM pedido WHERE usuario_id = ? AND estado = 'abierto'", arguments: [usuarioID]) {
+                return (try Self.load(db, id: id), false)
+            }
+            try db.execute(sql: "INSERT INTO pedido (usuario_id, estado, creado_en) VALUES (?, 'abierto', ?)", arguments: [usuarioID, now])
+            return (try Self.load(db, id: db.lastInsertedRowID), true)
+        }
+    }
+
+    /// The user's open order, or nil.
+    public func pedidoActual(usuarioID: Int64) throws -> Pedido? {
+        try read { db in
+            try Int64.fetchOne(db, sql: "SELECT id FROM pedido WHERE usuario_id = ? AND estado = 'abierto'", arguments: [usuarioID])
+                .map { try Self.load(db, id: $0) }
+        }
+    }
+
+    /// One of the user's orders with its lines; `OrderError.notFound` for anyone else's.
+    public func pedido(id: Int64, usuarioID: Int64) throws -> Pedido {
+        do {
+            return try writer.read { db in
+                try Self.owned(db, id: id, usuarioID: usuarioID)
+                return try Self.load(db, id: id)
+            }
+        } catch let error as OrderError { throw error } catch { throw StoreError(error) }
+    }
+
+    /// Adds a dish, or adds to its line: (line, created). The new quantity must stay within 1…100.
+    public func addLinea(pedidoID: Int64, usuarioID: Int64, platoID: Int64, cantidad: Int) throws -> (LineaPedido, created: Bool) {
+        try orderWrite { db in
+            try Self.openOwned(db, id: pedidoID, usuarioID: usuarioID)
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM plato WHERE id = ?", arguments: [platoID]) == true else {
+                throw OrderError.invalid(field: "plato_id", problem: "is not a dish on the menu")
+            }
+            if let row = try Row.fetchOne(db, sql: "SELECT id, cantidad FROM linea_pedido WHERE pedido_id = ? AND plato_id = ?",
+                                          arguments: [pedidoID, platoID]) {
+                let lineaID: Int64 = row["id"]
+                let total = (row["cantidad"] as Int) + cantidad
+                guard total <= PedidoRules.cantidades.upperBound else {
+                    throw OrderError.invalid(field: "cantidad", problem: "would make \(total); a line holds at most 100")
+                }
+                try db.execute(sql: "UPDATE linea_pedido SET cantidad = ? WHERE id = ?", arguments: [total, lineaID])
+                return (try Self.linea(db, id: lineaID), false)
+            }
+            try db.execute(sql: "INSERT INTO linea_pedido (pedido_id, plato_id, cantidad) VALUES (?, ?, ?)",
+                           arguments: [pedidoID, platoID, cantidad])
+            return (try Self.linea(db, id: db.lastInsertedRowID), true)
+        }
+    }
+
+    /// Sets a line's quantity.
+    public func setCantidad(pedidoID: Int64, usuarioID: Int64, lineaID: Int64, cantidad: Int) throws -> LineaPedido {
+        try orderWrite { db in
+            try Self.openOwned(db, id: pedidoID, usuarioID: usuarioID)
+            try db.execute(sql: "UPDATE linea_pedido SET cantidad = ? WHERE id = ? AND pedido_id = ?", arguments: [cantidad, lineaID, pedidoID])
+            guard db.changesCount > 0 else { throw OrderError.lineaNotFound }
+            return try Self.linea(db, id: lineaID)
+        }
+    }
+
+    /// Removes a line.
+    public func deleteLinea(pedidoID: Int64, usuarioID: Int64, lineaID: Int64) throws {
+        try orderWrite { db in
+            try Self.openOwned(db, id: pedidoID, usuarioID: usuarioID)
+            try db.execute(sql: "DELETE FROM linea_pedido WHERE id = ? AND pedido_id = ?", arguments: [lineaID, pedidoID])
+            guard db.changesCount > 0 else { throw OrderError.lineaNotFound }
+        }
+    }
+
+    /// Places the order: freezes each line's name and price, records the
+    /// address, phone and time, all in one transaction.
+    public func checkout(pedidoID: Int64, usuarioID: Int64, direccion: String, telefono: String, now: Int64) throws -> Pedido {
+        try orderWrite { db in
+            try Self.openOwned(db, id: pedidoID, usuarioID: usuarioID)
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM linea_pedido WHERE pedido_id = ? LIMIT 1", arguments: [pedidoID]) == true else {
+                throw OrderError.vacio
+            }
+            try db.execute(sql: """
+                UPDATE linea_pedido SET
+                    nombre = (SELECT nombre FROM plato WHERE plato.id = linea_pedido.plato_id),
+                    precio_centimos = (SELECT precio_centimos FROM plato WHERE plato.id = linea_pedido.plato_id)
+                WHERE pedido_id = ?
+                """, arguments: [pedidoID])
+            try db.execute(sql: "UPDATE pedido SET estado = 'realizado', fecha = ?, direccion = ?, telefono = ? WHERE id = ?",
+                           arguments: [now, direccion, telefono, pedidoID])
+            return try Self.load(db, id: pedidoID)
+        }
+    }
+
+    /// Cancels an open order: it and its lines are deleted (ON DELETE CASCADE).
+    public func cancelPedido(pedidoID: Int64, usuarioID: Int64) throws {
+        try orderWrite { db in
+            try Self.openOwned(db, id: pedidoID, usuarioID: usuarioID)
+            try db.execute(sql: "DELETE FROM pedido WHERE id = ?", arguments: [pedidoID])
+        }
+    }
+
+    /// The user's placed orders, newest first (`fecha`, then id), at most `limit`,
+    /// older than order `antes` when given (`OrderError.invalid` if it is not one of them).
+    public func historial(usuarioID: Int64, limit: Int, antes: Int64?) throws -> [ResumenPedido] {
+        try orderWrite { db in
+            var bound: (Int64, Int64) = (Int64.max, Int64.max)
+            if let antes {
+                guard let row = try Row.fetchOne(db, sql: "SELECT fecha, id FROM pedido WHERE id = ? AND usuario_id = ? AND estado = 'realizado'",
+                                                 arguments: [antes, usuarioID]) else {
+                    throw OrderError.invalid(field: "antes", problem: "is not one of your placed orders")
+                }
+                bound = (row["fecha"], row["id"])
+            }
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT p.id, p.fecha, COALESCE(SUM(l.cantidad * l.precio_centimos), 0) AS total, COALESCE(SUM(l.cantidad), 0) AS platos
+                FROM pedido p LEFT JOIN linea_pedido l ON l.pedido_id = p.id
+                WHERE p.usuario_id = ? AND p.estado = 'realizado' AND (p.fecha < ? OR (p.fecha = ? AND p.id < ?))
+                GROUP BY p.id ORDER BY p.fecha DESC, p.id DESC LIMIT ?
+                """, arguments: [usuarioID, bound.0, bound.0, bound.1, limit])
+            return rows.map { ResumenPedido(id: $0["id"], fecha: $0["fecha"], totalCentimos: $0["total"], numPlatos: $0["platos"]) }
+        }
+    }
+
+    /// The remembered answer for a user's key, if it is younger than `since`.
+    public func idempotentAnswer(usuarioID: Int64, key: String, since: Int64) throws -> IdempotentAnswer? {
+        try read { db in
+            try Row.fetchOne(db, sql: """
+                SELECT huella, estado, respuesta, tipo FROM idempotencia WHERE usuario_id = ? AND clave = ? AND creado_en >= ?
+                """, arguments: [usuarioID, key, since]).map {
+                IdempotentAnswer(fingerprint: Array($0["huella"] as Data), status: $0["estado"],
+                                 body: Array($0["respuesta"] as Data), contentType: $0["tipo"])
+            }
+        }
+    }
+
+    /// Remembers a 2xx answer for a key (and forgets answers older than `expiredBefore`).
+    public func rememberAnswer(usuarioID: Int64, key: String, answer: IdempotentAnswer, now: Int64, expiredBefore: Int64) throws {
+        try write { db in
+            try db.execute(sql: "DELETE FROM idempotencia WHERE creado_en < ?", arguments: [expiredBefore])
+            try db.execute(sql: """
+                INSERT INTO idempotencia (usuario_id, clave, huella, estado, respuesta, tipo, creado_en) VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(usuario_id, clave) DO NOTHING
+                """, arguments: [usuarioID, key, Data(answer.fingerprint), answer.status, Data(answer.body), answer.contentType, now])
+        }
+    }
+
+    /// How many lines an order id has in the table (tests check the cascade).
+    public func lineCount(pedidoID: Int64) throws -> Int {
+        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM linea_pedido WHERE pedido_id = ?", arguments: [pedidoID]) ?? 0 }
+    }
+
+    // MARK: - Inside transactions
+
+    private static func owned(_ db: Database, id: Int64, usuarioID: Int64) throws {
+        guard try Bool.fetchOne(db, sql: "SELECT 1 FROM pedido WHERE id = ? AND usuario_id = ?", arguments: [id, usuarioID]) == true else {
+            throw OrderError.notFound
+        }
+    }
+
+    private static func openOwned(_ db: Database, id: Int64, usuarioID: Int64) throws {
+        guard let estado = try String.fetchOne(db, sql: "SELECT estado FROM pedido WHERE id = ? AND usuario_id = ?", arguments: [id, usuarioID]) else {
+            throw OrderError.notFound
+        }
+        guard estado == EstadoPedido.abierto.rawValue else { throw OrderError.realizado }
+    }
+
+    private static let lineSQL = """
+        SELECT l.id, l.plato_id, COALESCE(l.nombre, p.nombre) AS nombre,
+               COALESCE(l.precio_centimos, p.precio_centimos) AS precio, l.cantidad
+        FROM linea_pedido l JOIN plato p ON p.id = l.plato_id
+        """
+
+    private static func linea(_ row: Row) -> LineaPedido {
+        LineaPedido(id: row["id"], platoID: row["plato_id"], nombre: row["nombre"], precioCentimos: row["precio"], cantidad: row["cantidad"])
+    }
+
+    private static func linea(_ db: Database, id: Int64) throws -> LineaPedido {
+        guard let row = try Row.fetchOne(db, sql: lineSQL + " WHERE l.id = ?", arguments: [id]) else { throw OrderError.lineaNotFound }
+        return linea(row)
+    }
+
+    private static func load(_ db: Database, id: Int64) throws -> Pedido {
+        guard let row = try Row.fetchOne(db, sql: "SELECT id, estado, fecha, direccion, telefono FROM pedido WHERE id = ?", arguments: [id]) else {
+            throw OrderError.notFound
+        }
+        let lineas = try Row.fetchAll(db, sql: lineSQL + " WHERE l.pedido_id = ? ORDER BY l.id", arguments: [id]).map(linea)
+        return Pedido(id: row["id"], estado: EstadoPedido(rawValue: row["estado"]) ?? .abierto, fecha: row["fecha"],
+                      direccion: row["direccion"], telefono: row["telefono"], lineas: lineas)
+    }
+}
