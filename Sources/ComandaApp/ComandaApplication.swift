@@ -17,6 +17,8 @@ public final class ComandaApplication: HTTPResponder {
     private let logger: Logger
     /// The legacy host app's base path, host key included (`/queue/KEY`).
     public let queueHostPath: String
+    /// The metrics (`GET /metrics`); give it to the server as its observer.
+    public let metrics: AppMetrics
 
     /// Builds the application on an open database; `now` (Unix seconds) is the clock.
     public init(configuration: AppConfiguration, database: AppDatabase, logger: Logger = Logger(label: "comanda"),
@@ -24,7 +26,13 @@ public final class ComandaApplication: HTTPResponder {
         self.logger = logger
         self.staticFiles = StaticFiles(folder: configuration.publicFolder)
         var router = Router<RouteHandler>()
+        let metrics = AppMetrics(database: database)
+        self.metrics = metrics
         HealthRoutes.register(on: &router)
+        router.add(.GET, "/metrics") { _, _ in
+            HTTPResponse(status: .ok, headers: HTTPHeaders([("Content-Type", "text/plain; version=0.0.4; charset=utf-8")]),
+                         body: metrics.exposition())
+        }
         let catalog = MenuCatalog(database: database, categorias: configuration.categorias)
         MenuRoutes.register(on: &router, catalog: catalog)
         let users = UserService(database: database, configuration: configuration, now: now)
@@ -46,14 +54,33 @@ public final class ComandaApplication: HTTPResponder {
 
     /// Answers one request.
     public func respond(to request: HTTPRequest) -> HTTPResponse {
-        ConditionalGzip.finish(route(request), for: request)
+        let started = ContinuousClock.now
+        let (answer, routeName) = route(request)
+        let response = ConditionalGzip.finish(answer, for: request)
+        let elapsed = ContinuousClock.now - started
+        let nanos = UInt64(max(0, elapsed.components.seconds)) * 1_000_000_000 + UInt64(max(0, elapsed.components.attoseconds / 1_000_000_000))
+        metrics.record(route: routeName, method: request.method, status: response.status.code, nanoseconds: nanos)
+        return response
     }
 
-    private func route(_ request: HTTPRequest) -> HTTPResponse {
+    /// The answer and the route it counts under (the pattern, never the raw path).
+    private func route(_ request: HTTPRequest) -> (HTTPResponse, String) {
         switch router.match(request.method, path: request.path) {
-        case .found(let handler, let parameters, _):
-            do {
-                return try handler(request, parameters)
+        case .found(let handler, let parameters, let pattern):
+            return (answer(request, handler, parameters), pattern)
+        case .methodNotAllowed(let allowed):
+            return (methodNotAllowed(request, allowed), "unmatched")
+        case .badPath:
+            return (APIError.badPath.response, "unmatched")
+        case .notFound:
+            let response = staticFile(request)
+            return (response, response.status == .notFound ? "unmatched" : "static")
+        }
+    }
+
+    private func answer(_ request: HTTPRequest, _ handler: RouteHandler, _ parameters: PathParameters) -> HTTPResponse {
+        do {
+            return try handler(request, parameters)
             } catch let error as APIError {
                 return error.response
             } catch let error as UserError {
@@ -65,13 +92,6 @@ public final class ComandaApplication: HTTPResponder {
             } catch {
                 return internalError(error, request: request)
             }
-        case .methodNotAllowed(let allowed):
-            return methodNotAllowed(request, allowed)
-        case .badPath:
-            return APIError.badPath.response
-        case .notFound:
-            return staticFile(request)
-        }
     }
 
     private func methodNotAllowed(_ request: HTTPRequest, _ allowed: [HTTPMethod]) -> HTTPResponse {

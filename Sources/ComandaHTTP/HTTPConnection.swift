@@ -173,6 +173,7 @@ final class HTTPConnection: @unchecked Sendable {
 
     private func answerParseError(_ error: HTTPParseError) {
         server.logger.debug("parse error \(error) from fd \(fd)")
+        server.observer?.parseError(error)
         let response = error.response
         response.serialize(into: &output, date: worker.dateCache.current(), keepAlive: false,
                            http10KeepAlive: false, includeBody: true)

@@ -117,7 +117,9 @@ public struct HTTPRequestParser: Sendable {
             }
             guard let lf = Self.find(0x0A, in: buf, from: max(scanFrom, start)) else {
                 scanFrom = count
-                if count - start > limits.maxRequestLineBytes { throw .requestLineTooLong }
+                // The line's CR may already be here without its LF: one byte of room,
+                // so trickled bytes get the same answer as the whole request (fuzzing found this).
+                if count - start > limits.maxRequestLineBytes + 1 { throw .requestLineTooLong }
                 return nil
             }
             var lineEnd = lf
@@ -141,7 +143,8 @@ public struct HTTPRequestParser: Sendable {
         }
         if end < 0 {
             scanFrom = count
-            if count - requestLineEnd > limits.maxHeaderBytes { throw .headersTooLarge }
+            // Room for a half-arrived empty line (CR without LF) that ends the block.
+            if count - requestLineEnd > limits.maxHeaderBytes + 2 { throw .headersTooLarge }
             return nil
         }
         if lineStart - requestLineEnd > limits.maxHeaderBytes { throw .headersTooLarge }
@@ -303,15 +306,16 @@ public struct HTTPRequestParser: Sendable {
                 chunkPhase = .size
             case .trailers(let seen):
                 guard let lf = Self.find(0x0A, in: buf, from: chunkPos) else {
-                    if seen + buf.count - chunkPos > limits.maxHeaderBytes { throw .headersTooLarge }
+                    if seen + buf.count - chunkPos > limits.maxHeaderBytes + 2 { throw .headersTooLarge }
                     return nil
                 }
                 var e = lf
                 if e > chunkPos, buf[e - 1] == 0x0D { e -= 1 }
                 if e == chunkPos { return lf + 1 }
-                _ = try Self.parseHeaderLine(UnsafeRawBufferPointer(rebasing: buf[chunkPos..<e]))
+                // Size before syntax, as in the head, so the answer does not depend on how bytes arrive.
                 let total = seen + (lf + 1 - chunkPos)
                 if total > limits.maxHeaderBytes { throw .headersTooLarge }
+                _ = try Self.parseHeaderLine(UnsafeRawBufferPointer(rebasing: buf[chunkPos..<e]))
                 chunkPos = lf + 1
                 chunkPhase = .trailers(total)
             }

@@ -13,3 +13,9 @@ public struct ClosureResponder: HTTPResponder {
     /// Calls the closure.
     public func respond(to request: HTTPRequest) -> HTTPResponse { body(request) }
 }
+
+/// What the server tells whoever watches it (metrics), outside any request.
+public protocol HTTPServerObserver: Sendable {
+    /// A request could not be parsed (answered with `error.status`, then closed).
+    func parseError(_ error: HTTPParseError)
+}

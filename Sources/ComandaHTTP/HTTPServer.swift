@@ -17,6 +17,8 @@ public final class HTTPServer: @unchecked Sendable {
     public let configuration: HTTPServerConfiguration
     let responder: any HTTPResponder
     let logger: Logger
+    /// Told about parse errors (metrics); may be nil.
+    let observer: (any HTTPServerObserver)?
     private(set) var workers: [HTTPWorker] = []
     private let sweepInterval: Double
     /// Runs shutdown's waiting; guards the listening socket and the reserve fd.
@@ -34,10 +36,11 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// A server that answers with `responder`; call `start()` to listen.
     public init(configuration: HTTPServerConfiguration, responder: any HTTPResponder,
-                logger: Logger = Logger(label: "comanda.http")) {
+                logger: Logger = Logger(label: "comanda.http"), observer: (any HTTPServerObserver)? = nil) {
         self.configuration = configuration
         self.responder = responder
         self.logger = logger
+        self.observer = observer
         self.sweepInterval = max(0.05, min(1.0, min(configuration.headerTimeout, configuration.idleTimeout) / 4))
     }
 

@@ -176,3 +176,37 @@ public struct AppDatabase: Sendable {
         do { return try writer.write(body) } catch let e as StoreError { throw e } catch { throw StoreError(error) }
     }
 }
+
+extension AppDatabase {
+    /// A consistent copy of the whole database into a new file at `path`,
+    /// taken with SQLite's online backup API: the server may keep running
+    /// and writing meanwhile. Refuses to overwrite an existing file.
+    public func backup(to path: String) throws(StoreError) {
+        guard !FileManager.default.fileExists(atPath: path) else {
+            throw StoreError(message: "\(path) already exists; choose a new file")
+        }
+        do {
+            let destination = try DatabaseQueue(path: path)
+            try writer.backup(to: destination)
+            try destination.close()
+        } catch {
+            throw StoreError(error)
+        }
+    }
+
+    /// SQLite's own check of the file (`PRAGMA integrity_check`): "ok" when sound.
+    public func integrityCheck() throws(StoreError) -> String {
+        try read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "" }
+    }
+}
+
+extension AppDatabase {
+    /// The database's size (pages × page size), for the metrics.
+    public func sizeInBytes() throws(StoreError) -> Int {
+        try read { db in
+            let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+            let size = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0
+            return pages * size
+        }
+    }
+}

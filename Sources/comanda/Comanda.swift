@@ -12,7 +12,7 @@ struct Comanda: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "comanda",
         abstract: "A restaurant server: the menu, orders, users and the walk-in waitlist.",
-        subcommands: [Serve.self, ImportPlatos.self, CreateHost.self],
+        subcommands: [Serve.self, ImportPlatos.self, CreateHost.self, Backup.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -108,7 +108,8 @@ struct Serve: ParsableCommand {
         }
         let application = ComandaApplication(configuration: configuration, database: database, logger: logger)
         let server = HTTPServer(configuration: configuration.http, responder: application,
-                                logger: Logger(label: "comanda.http"))
+                                logger: Logger(label: "comanda.http"), observer: application.metrics)
+        application.metrics.observeConnections { server.connectionCount }
         let port: Int
         do throws(SocketError) { port = try server.start() } catch { fail(error.description) }
         logger.notice("comanda listening on http://\(configuration.http.host):\(port) (\(configuration.http.workers) workers)")
@@ -214,5 +215,31 @@ struct CreateHost: ParsableCommand {
         }
         guard let text, !text.isEmpty else { fail("no password given (standard input or --password-file)") }
         return text
+    }
+}
+
+/// `comanda backup FILE`: a consistent online copy of the database.
+struct Backup: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Copy the database to a new file while the server keeps running (SQLite's backup API)."
+    )
+
+    @OptionGroup var common: CommonOptions
+
+    @Argument(help: "The new file to write (it must not exist).")
+    var file: String
+
+    func run() throws {
+        let configuration = common.load()
+        let database = common.openDatabase(configuration)
+        do {
+            try database.backup(to: file)
+            let copy = try AppDatabase.open(path: file)
+            let check = try copy.integrityCheck()
+            guard check == "ok" else { fail("the copy failed its integrity check: \(check)") }
+            print("backed up \(configuration.database) to \(file) (integrity check: ok)")
+        } catch {
+            fail(error.description)
+        }
     }
 }

@@ -56,6 +56,15 @@ let parserCases: [ParserCase] = [
     ParserCase("body exactly at the limit", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 16\r\n\r\n0123456789abcdef",
                limits: small, req(.POST, "/", .http1_1, [("Host", "a"), ("Content-Length", "16")], body: "0123456789abcdef")),
 
+    // Found by fuzzing: a line exactly at the limit must parse the same whole and trickled
+    // (its CR may arrive before its LF).
+    ParserCase("request line exactly at the limit", "GET /" + String(repeating: "a", count: 18) + " HTTP/1.1\r\nHost: a\r\n\r\n",
+               limits: small, req(.GET, "/" + String(repeating: "a", count: 18))),
+    ParserCase("header block exactly at the limit", "GET / HTTP/1.1\r\nHost: a\r\nX: " + String(repeating: "v", count: 50) + "\r\n\r\n",
+               limits: small, req(.GET, "/", .http1_1, [("Host", "a"), ("X", String(repeating: "v", count: 50))])),
+    ParserCase("garbage line at the limit after empty lines", "\r\n\rg" + String(repeating: "v", count: 31) + "\r\n\r\n",
+               limits: small, .error(.malformedRequestLine)),
+
     // Requests that must be refused.
     ParserCase("HTTP/2.0", "GET / HTTP/2.0\r\nHost: a\r\n\r\n", .error(.unsupportedVersion)),
     ParserCase("HTTP/0.9 spelled out", "GET / HTTP/0.9\r\n\r\n", .error(.unsupportedVersion)),
@@ -110,6 +119,10 @@ let parserCases: [ParserCase] = [
     ParserCase("NUL in a header", "GET / HTTP/1.1\r\nHost: a\r\nX-A: b\u{0}c\r\n\r\n", .error(.malformedHeader)),
     ParserCase("bare CR in a header", "GET / HTTP/1.1\r\nHost: a\r\nX-A: b\rc\r\n\r\n", .error(.malformedHeader)),
     ParserCase("DEL in a header", "GET / HTTP/1.1\r\nHost: a\r\nX-A: b\u{7F}\r\n\r\n", .error(.malformedHeader)),
+    ParserCase("request line one byte over the limit", "GET /" + String(repeating: "a", count: 19) + " HTTP/1.1\r\nHost: a\r\n\r\n",
+               limits: small, .error(.requestLineTooLong)),
+    ParserCase("header block one byte over the limit", "GET / HTTP/1.1\r\nHost: a\r\nX: " + String(repeating: "v", count: 51) + "\r\n\r\n",
+               limits: small, .error(.headersTooLarge)),
     ParserCase("request line over the limit", "GET /" + String(repeating: "a", count: 40) + " HTTP/1.1\r\nHost: a\r\n\r\n",
                limits: small, .error(.requestLineTooLong)),
     ParserCase("headers over the limit", "GET / HTTP/1.1\r\nHost: a\r\nX-A: " + String(repeating: "b", count: 80) + "\r\n\r\n",
@@ -120,6 +133,9 @@ let parserCases: [ParserCase] = [
                limits: small, .error(.bodyTooLarge)),
     ParserCase("chunked body over the limit", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n9\r\n012345678\r\n9\r\n012345678\r\n0\r\n\r\n",
                limits: small, .error(.bodyTooLarge)),
+    ParserCase("malformed trailer line that also crosses the limit (fuzzing)",
+               "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n" + String(repeating: "T: vvvvvvvv\r\n", count: 4) + "broken line without colon\r\n\r\n",
+               limits: small, .error(.headersTooLarge)),
     ParserCase("trailers over the limit", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n" + String(repeating: "T: vvvvvvvv\r\n", count: 8) + "\r\n",
                limits: small, .error(.headersTooLarge)),
 ]

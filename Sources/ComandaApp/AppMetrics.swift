@@ -1,0 +1,79 @@
+import ComandaHTTP
+import ComandaStore
+import CoreMetrics
+import Metrics
+import Prometheus
+import Synchronization
+
+/// The application's metrics, through swift-metrics into its own Prometheus
+/// registry (injected factory, so every application, and every test, has its
+/// own): requests by route pattern and status, a latency histogram per route,
+/// open connections, parse errors by kind, and the database's size.
+public final class AppMetrics: HTTPServerObserver, Sendable {
+    private let registry = PrometheusCollectorRegistry()
+    private let factory: PrometheusMetricsFactory
+    private let database: AppDatabase
+    private let requests = Mutex<[String: CoreMetrics.Counter]>([:])
+    private let timers = Mutex<[String: Metrics.Timer]>([:])
+    private let parseErrors = Mutex<[String: CoreMetrics.Counter]>([:])
+    private let connections: CoreMetrics.Gauge
+    private let databaseSize: CoreMetrics.Gauge
+    private let openConnectionsSource = Mutex<(@Sendable () -> Int)?>(nil)
+
+    init(database: AppDatabase) {
+        self.database = database
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.defaultDurationHistogramBuckets = [
+            .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2.5),
+            .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
+            .milliseconds(250), .milliseconds(500), .seconds(1),
+        ]
+        self.factory = factory
+        connections = CoreMetrics.Gauge(label: "comanda_http_open_connections", factory: factory)
+        databaseSize = CoreMetrics.Gauge(label: "comanda_database_size_bytes", factory: factory)
+    }
+
+    /// Where the open-connection count comes from (the server, once it exists).
+    public func observeConnections(_ source: @escaping @Sendable () -> Int) {
+        openConnectionsSource.withLock { $0 = source }
+    }
+
+    /// Counts one answered request and its handling time.
+    func record(route: String, method: HTTPMethod, status: Int, nanoseconds: UInt64) {
+        let key = "\(route)\u{0}\(method.rawValue)\u{0}\(status)"
+        let counter = requests.withLock { all in
+            if let c = all[key] { return c }
+            let c = CoreMetrics.Counter(label: "comanda_http_requests_total",
+                            dimensions: [("route", route), ("method", method.rawValue), ("status", String(status))], factory: factory)
+            all[key] = c
+            return c
+        }
+        counter.increment()
+        let timer = timers.withLock { all in
+            if let t = all[route] { return t }
+            let t = Metrics.Timer(label: "comanda_http_request_duration_seconds", dimensions: [("route", route)], factory: factory)
+            all[route] = t
+            return t
+        }
+        timer.recordNanoseconds(Int64(clamping: nanoseconds))
+    }
+
+    /// Counts a request that could not be parsed, by kind.
+    public func parseError(_ error: HTTPParseError) {
+        let kind = String(describing: error)
+        let counter = parseErrors.withLock { all in
+            if let c = all[kind] { return c }
+            let c = CoreMetrics.Counter(label: "comanda_http_parse_errors_total", dimensions: [("kind", kind)], factory: factory)
+            all[kind] = c
+            return c
+        }
+        counter.increment()
+    }
+
+    /// The Prometheus text exposition, with the gauges read now.
+    func exposition() -> [UInt8] {
+        if let source = openConnectionsSource.withLock({ $0 }) { connections.record(source()) }
+        if let size = try? database.sizeInBytes() { databaseSize.record(size) }
+        return registry.emitToBuffer()
+    }
+}

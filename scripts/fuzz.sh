@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# fuzz.sh [SECONDS]: builds the libFuzzer target for the HTTP request parser
+# (swiftc -sanitize=fuzzer,address over the parser's own sources) and runs it
+# for SECONDS (default 60) on the committed corpus. New interesting inputs go
+# to a scratch corpus (not committed); a crash, leak or timeout leaves its
+# input in .build-fuzz/ and exits non-zero.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SECONDS_TO_RUN=${1:-60}
+OUT=.build-fuzz
+mkdir -p "$OUT/corpus"
+SRC=Sources/ComandaHTTP
+swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name ComandaHTTP -package-name comanda \
+  -I Sources/CSystem/include -Xcc -fmodule-map-file=Sources/CZlib/module.modulemap \
+  "$SRC/HTTPRequestParser.swift" "$SRC/HTTPRequest.swift" "$SRC/HTTPHeaders.swift" "$SRC/HTTPMethod.swift" \
+  "$SRC/HTTPParseError.swift" "$SRC/HTTPLimits.swift" "$SRC/HTTPStatus.swift" "$SRC/HTTPResponse.swift" \
+  "$SRC/PercentDecoding.swift" Tests/Fuzz/FuzzRequestParser.swift -o "$OUT/fuzz-parser"
+cp -n Tests/Fuzz/corpus/* "$OUT/corpus/" 2>/dev/null || true
+"$OUT/fuzz-parser" -max_total_time="$SECONDS_TO_RUN" -timeout=5 -rss_limit_mb=2048 -max_len=4096 \
+  -artifact_prefix="$OUT/" -print_final_stats=1 "$OUT/corpus" Tests/Fuzz/corpus
