@@ -34,6 +34,7 @@ public final class AppMetrics: HTTPServerObserver, Sendable {
     }
 
     /// Where the open-connection count comes from (the server, once it exists).
+    /// Capture the server weakly: it holds the application, which holds this.
     public func observeConnections(_ source: @escaping @Sendable () -> Int) {
         openConnectionsSource.withLock { $0 = source }
     }

@@ -109,7 +109,7 @@ struct Serve: ParsableCommand {
         let application = ComandaApplication(configuration: configuration, database: database, logger: logger)
         let server = HTTPServer(configuration: configuration.http, responder: application,
                                 logger: Logger(label: "comanda.http"), observer: application.metrics)
-        application.metrics.observeConnections { server.connectionCount }
+        application.metrics.observeConnections { [weak server] in server?.connectionCount ?? 0 }
         let port: Int
         do throws(SocketError) { port = try server.start() } catch { fail(error.description) }
         logger.notice("comanda listening on http://\(configuration.http.host):\(port) (\(configuration.http.workers) workers)")

@@ -9,7 +9,7 @@ import Testing
     @Test func countsRequestsByRoutePatternConnectionsAndParseErrors() throws {
         let (app, _) = try makeUserApp()
         let server = HTTPServer(configuration: makeTestConfiguration(), responder: app, logger: makeQuietLogger(), observer: app.metrics)
-        app.metrics.observeConnections { server.connectionCount }
+        app.metrics.observeConnections { [weak server] in server?.connectionCount ?? 0 }
         let port = try server.start()
         defer { server.shutdownAndWait() }
         let c = try TestClient(port: port)

@@ -287,4 +287,42 @@ extension TestClient {
         #expect((actual["lineas"] as? [[String: Any]])?.first?["cantidad"] as? Int == 7)
         #expect(try again.request("GET", "/queue").text.contains("name:Ana,size:4"))
     }
+
+    @Test func backupCopiesARunningServersDatabase() throws {
+        let dir = try makeTemporaryFolder()
+        try FileManager.default.createDirectory(atPath: dir + "/Public", withIntermediateDirectories: true)
+        let db = dir + "/live.sqlite"
+        let server = try ServerProcess(arguments: ["--database", db, "--platos", dir + "/none.json", "--public", dir + "/Public"],
+                                       directory: dir, environment: ["COMANDA_SCRYPT_LOG_N": "10"])
+        defer { server.stop() }
+        let c = try TestClient(port: server.port)
+        let keyPath = try #require(server.log().firstMatch(of: /\/queue\/[A-Za-z0-9_-]+/)).output.description
+        for name in ["Ana", "Luis", "Marta"] { #expect(try c.request("POST", keyPath + "/" + name + "/2").status == 201) }
+        let copy = dir + "/copy.sqlite"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ServerProcess.binaryPath)
+        process.arguments = ["backup", copy, "--database", db]
+        process.currentDirectoryURL = URL(fileURLWithPath: dir)
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        // The server keeps writing while the copy is taken.
+        #expect(try c.request("POST", keyPath + "/Pablo/3").status == 201)
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(output)")
+        #expect(output.contains("integrity check: ok"))
+        let names = try AppDatabase.open(path: copy).listedReservations().map(\.name)
+        #expect(Set(["Ana", "Luis", "Marta"]).isSubset(of: Set(names)))
+        // It never overwrites.
+        let again = Process()
+        again.executableURL = process.executableURL
+        again.arguments = ["backup", copy, "--database", db]
+        again.standardOutput = Pipe()
+        again.standardError = Pipe()
+        try again.run()
+        again.waitUntilExit()
+        #expect(again.terminationStatus != 0)
+    }
 }
