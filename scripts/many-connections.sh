@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-10000}
 BIN=${2:-.build/release/comanda}
-[ -x "$BIN" ] || swift build -c release >&2
+[ "$BIN" != .build/release/comanda ] || swift build -c release >&2
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
 WORK=$(mktemp -d)
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
