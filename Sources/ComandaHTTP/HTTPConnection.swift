@@ -185,8 +185,9 @@ final class HTTPConnection: @unchecked Sendable {
 
     private func flush() {
         while outputStart < output.count {
-            let n = output.withUnsafeBytes { raw in
-                send(fd, raw.baseAddress! + outputStart, raw.count - outputStart, Int32(MSG_NOSIGNAL))
+            let n = output.withUnsafeBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                return send(fd, base + outputStart, raw.count - outputStart, Int32(MSG_NOSIGNAL))
             }
             if n > 0 {
                 outputStart += n

@@ -68,7 +68,10 @@ public struct StaticFiles: Sendable {
         var body = [UInt8](repeating: 0, count: size)
         var readTotal = 0
         while readTotal < size {
-            let n = body.withUnsafeMutableBytes { read(fd, $0.baseAddress! + readTotal, size - readTotal) }
+            let n = body.withUnsafeMutableBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                return read(fd, base + readTotal, size - readTotal)
+            }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { return .notFound }
             readTotal += n

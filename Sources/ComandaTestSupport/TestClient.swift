@@ -78,7 +78,10 @@ public final class TestClient {
     public func send(_ bytes: [UInt8]) throws {
         var sent = 0
         while sent < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL)) }
+            let n = bytes.withUnsafeBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                return Glibc.send(fd, base + sent, bytes.count - sent, Int32(MSG_NOSIGNAL))
+            }
             guard n > 0 else { throw TestClientError("send failed: errno \(errno)") }
             sent += n
         }

@@ -5,6 +5,7 @@
 // id, name, size, arrival (Unix seconds, the app's -18000 undone) and
 // readiness, tab-separated. Tests run it as a child process: a crash here is
 // exactly what the app would do, and fails the test without killing the runner.
+// Its force unwraps are the app's own, kept on purpose: they are what is tested.
 import Foundation
 
 func processResponse(data: Data) -> [Int: [String]]? {
