@@ -70,7 +70,7 @@ let package = Package(
         ),
         // The RestaurantQueue app's feed parser (seed 004), ported faithfully
         // for the tests, which run it as a child process: its crash is a failed test.
-        .executableTarget(name: "legacy-feed-parser"),
+        .executableTarget(name: "legacy-feed-parser", path: "Tests/LegacyFeedParser"),
         // A raw-socket HTTP client and server fixtures, for the tests only.
         .target(
             name: "ComandaTestSupport",

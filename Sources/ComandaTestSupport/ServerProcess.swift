@@ -102,3 +102,18 @@ public func makeTemporaryFolder(_ prefix: String = "comanda") throws -> String {
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
 }
+
+/// Runs the comanda binary to completion (a subcommand); returns its status and output.
+public func runComanda(_ arguments: [String], in directory: String) throws -> (Int32, String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: ServerProcess.binaryPath)
+    process.arguments = arguments
+    process.currentDirectoryURL = URL(fileURLWithPath: directory)
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}

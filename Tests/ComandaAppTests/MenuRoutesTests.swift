@@ -183,18 +183,3 @@ private func names(_ r: HTTPResponse) throws -> [String] {
         #expect(now.contains("Flan"))
     }
 }
-
-/// Runs the comanda binary to completion; returns its status and output.
-private func runComanda(_ arguments: [String], in directory: String) throws -> (Int32, String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: ServerProcess.binaryPath)
-    process.arguments = arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: directory)
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-}

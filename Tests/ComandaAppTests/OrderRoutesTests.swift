@@ -299,30 +299,16 @@ extension TestClient {
         let keyPath = try #require(server.log().firstMatch(of: /\/queue\/[A-Za-z0-9_-]+/)).output.description
         for name in ["Ana", "Luis", "Marta"] { #expect(try c.request("POST", keyPath + "/" + name + "/2").status == 201) }
         let copy = dir + "/copy.sqlite"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ServerProcess.binaryPath)
-        process.arguments = ["backup", copy, "--database", db]
-        process.currentDirectoryURL = URL(fileURLWithPath: dir)
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
         // The server keeps writing while the copy is taken.
-        #expect(try c.request("POST", keyPath + "/Pablo/3").status == 201)
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(output)")
+        let port = server.port
+        let writer = Thread { _ = try? TestClient(port: port).request("POST", keyPath + "/Pablo/3") }
+        writer.start()
+        let (status, output) = try runComanda(["backup", copy, "--database", db], in: dir)
+        #expect(status == 0, "\(output)")
         #expect(output.contains("integrity check: ok"))
         let names = try AppDatabase.open(path: copy).listedReservations().map(\.name)
         #expect(Set(["Ana", "Luis", "Marta"]).isSubset(of: Set(names)))
         // It never overwrites.
-        let again = Process()
-        again.executableURL = process.executableURL
-        again.arguments = ["backup", copy, "--database", db]
-        again.standardOutput = Pipe()
-        again.standardError = Pipe()
-        try again.run()
-        again.waitUntilExit()
-        #expect(again.terminationStatus != 0)
+        #expect(try runComanda(["backup", copy, "--database", db], in: dir).0 != 0)
     }
 }
