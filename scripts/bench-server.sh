@@ -4,7 +4,13 @@
 # the PID measured and stopped is comanda's own. comanda keeps its own database
 # beside the bench's DB file (whose schema is the peers'), and imports PLATOS on
 # its first start. No per-request logging, as for the peers.
+# With BENCH_LOGIN and BENCH_PASSWORD set, that host is created first: the
+# bench's POST /reservations runs with its token, as the contract wants.
 set -euo pipefail
 : "${PORT:?}" "${PLATOS:?}" "${DB:?}"
-exec "${COMANDA_BIN:-.build/release/comanda}" serve --host 127.0.0.1 --port "$PORT" \
-  --database "$(dirname "$DB")/comanda.sqlite" --platos "$PLATOS" --log-level notice
+BIN=${COMANDA_BIN:-.build/release/comanda}
+DATABASE="$(dirname "$DB")/comanda.sqlite"
+if [ -n "${BENCH_LOGIN:-}" ]; then
+  printf '%s\n' "${BENCH_PASSWORD:?}" | "$BIN" create-host "$BENCH_LOGIN" --database "$DATABASE" >/dev/null
+fi
+exec "$BIN" serve --host 127.0.0.1 --port "$PORT" --database "$DATABASE" --platos "$PLATOS" --log-level notice

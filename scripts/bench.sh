@@ -6,9 +6,10 @@
 # 2 s warm-up), a fresh database per server, ROUNDS rounds (default 3), then
 # the median table. Nothing else may run meanwhile (not even a build).
 #
-# Env: WORKLOADS  ["health health_close"]; comanda also serves "platos" (menu search)
+# Env: WORKLOADS  ["health health_close"]; all of them: "health platos queue post health_close"
 #      ROWS       [200] menu size for "platos" (the menu issue measures 5000)
-#      PEERS      ["hummingbird"] peers from ../shared/bench/peers ("" for none)
+#      PEERS      ["hummingbird"] peers from ../shared/bench/peers ("" for none; all of
+#                 them: "hummingbird vapor flyingfox flyingfox-nodelay")
 #      NGINX      [1] nginx reference on the /health workloads
 #      OUT        [$BENCH_CACHE/bench-DATE.txt] the raw lines
 set -euo pipefail
@@ -36,6 +37,7 @@ swift build -c release >&2
 export PEERS_DIR=$BENCH_CACHE/peers
 mkdir -p "$PEERS_DIR"
 for p in $PEERS; do
+  p=${p%-nodelay}   # flyingfox-nodelay is the flyingfox binary with TCP_NODELAY
   [ -d "$PEERS_DIR/$p-peer" ] || cp -r "$B/peers/$p-peer" "$PEERS_DIR/"
   [ -x "$PEERS_DIR/$p-peer/.build/release" ] || (cd "$PEERS_DIR/$p-peer" && swift build -c release >&2)
 done
@@ -48,7 +50,9 @@ health_only=$(for w in $WORKLOADS; do case $w in health|health_close) printf '%s
     echo "# round $r"
     if [ "$NGINX" != 0 ] && [ -n "$health_only" ]; then WORKLOADS="$health_only" "$B/run_nginx.sh" nginx || true; fi
     for p in $PEERS; do "$B/run_peer.sh" "$p" || true; done
-    "$B/run_server.sh" comanda -- "$ROOT/scripts/bench-server.sh" || true
+    # comanda's POST /reservations needs a host's token (the contract's rule):
+    # bench-server.sh creates this host, bench.sh logs in as it.
+    BENCH_LOGIN=bench BENCH_PASSWORD=bench-password "$B/run_server.sh" comanda -- "$ROOT/scripts/bench-server.sh" || true
   done
 } | tee "$OUT"
 echo "raw results: $OUT" >&2

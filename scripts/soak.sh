@@ -5,23 +5,28 @@
 # disconnects, from 8 client threads. Then it checks: zero 5xx, every
 # acknowledged order and party is in the database, and RSS at the end within
 # 10% of RSS after the first minute (or after a sixth of a shorter run).
+# QUEUE_MAX [40]: the host seats parties beyond that many (0: no bound).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=${1:-600}
-swift build -c release >&2
+# COMANDA_BIN: another build to soak, e.g. one built with --sanitize=address:
+# its LeakSanitizer report at the graceful stop is then printed and fails the run.
+BIN=${COMANDA_BIN:-.build/release/comanda}
+[ -n "${COMANDA_BIN:-}" ] || swift build -c release >&2
 WORK=$(mktemp -d)
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 printf 'contraseña-de-sala\n' > "$WORK/password"
-.build/release/comanda create-host sala --database "$WORK/soak.sqlite" --password-file "$WORK/password" >/dev/null
-COMANDA_SCRYPT_LOG_N=12 .build/release/comanda serve --host 127.0.0.1 --port "$PORT" --database "$WORK/soak.sqlite" \
+"$BIN" create-host sala --database "$WORK/soak.sqlite" --password-file "$WORK/password" >/dev/null
+COMANDA_SCRYPT_LOG_N=12 "$BIN" serve --host 127.0.0.1 --port "$PORT" --database "$WORK/soak.sqlite" \
   --log-level notice >"$WORK/server.log" 2>&1 &
 PID=$!
 trap 'kill -TERM $PID 2>/dev/null; wait $PID 2>/dev/null; rm -rf "$WORK"' EXIT
 for _ in $(seq 1 100); do curl -sf -m 1 -o /dev/null "http://127.0.0.1:$PORT/health" && break; sleep 0.1; done
 KEYPATH=$(grep -o '/queue/[A-Za-z0-9_-]*' "$WORK/server.log" | head -1)
-python3 - "$PORT" "$PID" "$DURATION" "$KEYPATH" "$WORK/soak.sqlite" <<'PY'
+rc=0
+python3 - "$PORT" "$PID" "$DURATION" "$KEYPATH" "$WORK/soak.sqlite" "${QUEUE_MAX:-40}" <<'PY' || rc=$?
 import http.client, json, random, socket, sqlite3, sys, threading, time
-port, pid, duration, keypath, dbpath = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
+port, pid, duration, keypath, dbpath, queue_max = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5], int(sys.argv[6])
 lock = threading.Lock()
 stats = {"requests": 0, "5xx": 0, "wrong_status": 0, "errors": 0, "orders": set(), "parties": set(), "malformed": 0, "aborted": 0}
 def rss():
@@ -77,10 +82,14 @@ def worker(n):
                     s, b = call(conn, "POST", f"{keypath}/{quote(name)}/{rnd.randint(1, 8)}")
                     if s == 201:
                         with lock: stats["parties"].add(int(b.decode().strip().split("\n")[-1].split(",")[0][3:]))
-                if rnd.random() < 0.3:
-                    listed = json.loads(call(conn, "GET", "/reservations")[1])["reservations"]
-                    if listed:
-                        call(conn, "DELETE", f"/reservations/{rnd.choice(listed)['id']}", token=host)
+                # The host marks parties ready and seats them: the list stays about as long as a
+                # real evening's (QUEUE_MAX parties; QUEUE_MAX=0 lets it grow without bound).
+                listed = json.loads(call(conn, "GET", "/reservations")[1])["reservations"]
+                if listed and rnd.random() < 0.3:
+                    call(conn, "POST", f"/reservations/{rnd.choice(listed)['id']}/ready", token=host)
+                over = queue_max and len(listed) > queue_max
+                for party in rnd.sample(listed, min(len(listed), 2 if over else 1 if rnd.random() < 0.3 else 0)):
+                    call(conn, "DELETE", f"/reservations/{party['id']}", token=host)
             elif k < 0.90:
                 # Each malformed request and the status the contract gives it (501 and 505 are right answers).
                 raw, want = rnd.choice([(b"GET / HTTP/2.0\r\nHost: x\r\n\r\n", b"505"), (b"BREW /pot HTTP/1.1\r\nHost: x\r\n\r\n", b"501"),
@@ -105,9 +114,12 @@ start = time.time()
 for t in threads: t.start()
 early = None
 mark = min(60, duration / 6)
+samples, step = [], max(10, duration // 20)
 while any(t.is_alive() for t in threads):
     time.sleep(1)
-    if early is None and time.time() - start >= mark: early = rss()
+    elapsed = time.time() - start
+    if early is None and elapsed >= mark: early = rss()
+    if elapsed >= step * (len(samples) + 1): samples.append(f"{elapsed:.0f}s:{rss() // 1024}")
 for t in threads: t.join()
 late = rss()
 db = sqlite3.connect(dbpath)
@@ -119,5 +131,12 @@ growth = (late - early) / early * 100
 print(f"soak {duration} s: {stats['requests']} requests + {stats['malformed']} malformed + {stats['aborted']} aborted connections; "
       f"5xx {stats['5xx']}; malformed answered with the wrong status {stats['wrong_status']}; client errors {stats['errors']}; orders placed {len(stats['orders'])} (lost {len(lost_orders)}); "
       f"parties added {len(stats['parties'])} (lost {len(lost_parties)}); RSS {early} kB after {mark:.0f} s, {late} kB at the end ({growth:+.1f}%)")
+waiting = json.loads(call(new_conn(), "GET", "/reservations")[1])["reservations"]
+print(f"RSS MB over time: {' '.join(samples)}; parties in the list at the end: {len(waiting)}")
 sys.exit(0 if stats["5xx"] == 0 and stats["wrong_status"] == 0 and not lost_orders and not lost_parties and abs(growth) <= 10 else 1)
 PY
+# A graceful stop: the server must exit 0 (and, under LeakSanitizer, leak nothing).
+kill -TERM $PID; stopped=0; wait $PID || stopped=$?
+if grep -q 'LeakSanitizer' "$WORK/server.log"; then grep -A40 'LeakSanitizer' "$WORK/server.log" | head -80; rc=1; fi
+[ "$stopped" = 0 ] || { echo "the server exited with $stopped"; tail -5 "$WORK/server.log"; rc=1; }
+exit $rc
