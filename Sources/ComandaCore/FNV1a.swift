@@ -6,15 +6,25 @@ public struct FNV1a: Sendable {
     /// A fresh hash.
     public init() {}
 
+    /// Mixes in bytes. (Concrete, not generic: a generic loop called from
+    /// another module runs unspecialised, a witness call per byte, and the
+    /// feed's ETag is hashed on every poll.)
+    public mutating func add(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var v = value
+        for byte in bytes { v = (v ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        value = v
+    }
+
     /// Mixes in bytes.
-    public mutating func add<S: Sequence>(_ bytes: S) where S.Element == UInt8 {
-        for byte in bytes { value = (value ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    public mutating func add(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { add($0) }
     }
 
     /// Mixes in a text and a separator, so ("ab", "c") and ("a", "bc") differ.
     public mutating func add(_ text: String) {
-        add(text.utf8)
-        add(CollectionOfOne(0xFF))
+        var text = text
+        text.withUTF8 { add($0) }
+        value = (value ^ 0xFF) &* 0x100_0000_01b3
     }
 
     /// The value in hex.

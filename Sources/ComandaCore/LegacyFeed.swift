@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The RestaurantQueue feed the existing iOS host app and TV display poll:
 /// `id:4,name:Ana,size:3,time:2026-11-22 19:30:05 +0000,isReady:false`, one
@@ -24,7 +25,25 @@ public enum LegacyFeed {
     /// `?`, the separators replaced, `time` written `Time`, and `Guest {id}`
     /// when nothing readable is left.
     public static func renderName(_ name: String, id: Int64) -> String {
-        let latin = name.applyingTransform(StringTransform(rawValue: "Any-Latin; Latin-ASCII"), reverse: false) ?? name
+        if let cached = rendered.withLock({ $0[name] }) { return cached ?? "Guest \(id)" }
+        let out = readable(name)
+        rendered.withLock { cache in
+            if cache.count >= renderedLimit { cache.removeAll(keepingCapacity: true) }
+            cache.updateValue(out, forKey: name)
+        }
+        return out ?? "Guest \(id)"
+    }
+
+    /// Names already rendered (nil: nothing readable), so a feed polled every
+    /// two seconds does not run ICU's transliteration again for the same names.
+    private static let rendered = Mutex<[String: String?]>([:])
+    private static let renderedLimit = 4096
+
+    /// The rendered name, or nil when nothing readable is left.
+    private static func readable(_ name: String) -> String? {
+        // ICU's Any-Latin; Latin-ASCII leaves ASCII as it is (a test checks it), so skip it then.
+        let latin = name.utf8.allSatisfy({ $0 < 0x80 }) ? name
+            : name.applyingTransform(StringTransform(rawValue: "Any-Latin; Latin-ASCII"), reverse: false) ?? name
         var out = ""
         var lastWasSpace = true
         for scalar in latin.unicodeScalars {
@@ -52,8 +71,7 @@ public enum LegacyFeed {
         }
         while out.last == " " { out.removeLast() }
         out = out.replacingOccurrences(of: "time", with: "Time")
-        let readable = out.unicodeScalars.contains { CharacterSet.alphanumerics.contains($0) }
-        return readable ? out : "Guest \(id)"
+        return out.unicodeScalars.contains { CharacterSet.alphanumerics.contains($0) } ? out : nil
     }
 
     /// `yyyy-MM-dd HH:mm:ss +0000` in UTC.

@@ -5,8 +5,8 @@ extension AppDatabase {
     /// Adds a party (already validated) arriving now.
     public func addReservation(name: String, size: Int, now: Int64) throws(StoreError) -> Reservation {
         try write { db in
-            try db.execute(sql: "INSERT INTO reservation (name, size, arrival_time) VALUES (?, ?, ?)",
-                           arguments: [name, size, now])
+            try db.cachedStatement(sql: "INSERT INTO reservation (name, size, arrival_time) VALUES (?, ?, ?)")
+                .execute(arguments: [name, size, now])
             return Reservation(id: db.lastInsertedRowID, name: name, size: size, arrivalTime: now, readyTime: nil)
         }
     }
@@ -18,7 +18,8 @@ extension AppDatabase {
                 let statement = try db.cachedStatement(sql: """
                     SELECT id, name, size, arrival_time, ready_time FROM reservation WHERE removed_time IS NULL
                     """)
-                return try Row.fetchAll(statement).map(Self.reservation)
+                // A cursor reads each row in place (fetchAll would copy every row first).
+                return try Array(Row.fetchCursor(statement).map(Self.reservation))
             }
         } catch {
             throw StoreError(error)
@@ -67,7 +68,8 @@ extension AppDatabase {
     }
 
     private static func reservation(_ row: Row) -> Reservation {
-        Reservation(id: row["id"], name: row["name"], size: row["size"], arrivalTime: row["arrival_time"], readyTime: row["ready_time"])
+        // Columns by position: always selected as id, name, size, arrival_time, ready_time.
+        Reservation(id: row[0], name: row[1], size: row[2], arrivalTime: row[3], readyTime: row[4])
     }
 }
 

@@ -225,6 +225,19 @@ private func expectAgree(_ c: TestClient, _ keyPath: String, count: Int) throws 
                                  ("😀", "Guest 7"), ("  ", "Guest 7"), ("山田", "shan tian"), ("C:\\~", "C./-"), ("x\ny", "x y")] {
             #expect(LegacyFeed.renderName(name, id: 7) == expected, "\(name)")
         }
+        // Rendered names are remembered by name; the fallback still carries each party's own id.
+        #expect(LegacyFeed.renderName("😀", id: 9) == "Guest 9")
+        #expect(LegacyFeed.renderName("José María", id: 9) == "Jose Maria")
+    }
+
+    /// The renderer skips ICU for ASCII names: that is only right if ICU would leave them as they are.
+    @Test func transliterationLeavesASCIIAsItIs() {
+        let transform = StringTransform(rawValue: "Any-Latin; Latin-ASCII")
+        let all = String(String.UnicodeScalarView((0..<128).compactMap(Unicode.Scalar.init)))
+        #expect(all.applyingTransform(transform, reverse: false) == all)
+        for scalar in all.unicodeScalars {
+            #expect(String(scalar).applyingTransform(transform, reverse: false) == String(scalar), "\(scalar.value)")
+        }
     }
 }
 
