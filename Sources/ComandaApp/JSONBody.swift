@@ -1,22 +1,4 @@
 import ComandaHTTP
-import Foundation
-
-/// A JSON value decoded strictly: `true`, `1`, `2.5` and `"3"` stay apart
-/// (Foundation's JSONSerialization on Linux gives `1 is Bool == true`).
-enum JSONValue: Decodable, Sendable {
-    case null, bool(Bool), int(Int), double(Double), string(String), array([JSONValue]), object([String: JSONValue])
-
-    init(from decoder: any Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        if c.decodeNil() { self = .null }
-        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
-        else if let i = try? c.decode(Int.self) { self = .int(i) }
-        else if let d = try? c.decode(Double.self) { self = .double(d) }
-        else if let s = try? c.decode(String.self) { self = .string(s) }
-        else if let a = try? c.decode([JSONValue].self) { self = .array(a) }
-        else { self = .object(try c.decode([String: JSONValue].self)) }
-    }
-}
 
 /// A request's JSON object body, with typed accessors that answer the
 /// contract's errors: 415 for another content type, 400 `invalid_json` for a
@@ -30,7 +12,7 @@ struct JSONBody {
         guard type == "application/json" else {
             throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send the body as application/json.")
         }
-        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(request.body)) else {
+        guard let value = JSONValue.parse(request.body) else {
             throw APIError(.badRequest, "invalid_json", "The body is not valid JSON.")
         }
         guard case .object(let object) = value else {
@@ -63,8 +45,6 @@ struct JSONBody {
         return try int(field)
     }
 }
-
-extension JSONValue: Equatable {}
 
 extension APIError {
     /// 422 `validation_failed` for a field.
