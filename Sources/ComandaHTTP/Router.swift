@@ -65,22 +65,24 @@ public struct Router<Handler: Sendable>: Sendable {
         return out
     }
 
+    /// Whether every literal segment of a pattern equals the path's segment there (same count).
+    private static func literalsMatch(_ segments: [Segment], _ parts: [String]) -> Bool {
+        for i in parts.indices {
+            if case .literal(let l) = segments[i], l != parts[i] { return false }
+        }
+        return true
+    }
+
     /// Finds the route for a method and raw path. HEAD is answered by GET routes.
     public func match(_ method: HTTPMethod, path: Substring) -> Match {
         guard let parts = Self.segments(of: path) else { return .badPath }
         var allowed: [HTTPMethod] = []
-        for route in routes where route.segments.count == parts.count {
-            var params = PathParameters()
-            var ok = true
-            for (segment, part) in zip(route.segments, parts) {
-                switch segment {
-                case .literal(let l): if l != part { ok = false }
-                case .parameter(let name): params.set(name, part)
-                }
-                if !ok { break }
-            }
-            guard ok else { continue }
+        for route in routes where route.segments.count == parts.count && Self.literalsMatch(route.segments, parts) {
             if route.method == method || (method == .HEAD && route.method == .GET) {
+                var params = PathParameters()
+                for i in parts.indices {
+                    if case .parameter(let name) = route.segments[i] { params.set(name, parts[i]) }
+                }
                 return .found(route.handler, params, pattern: route.pattern)
             }
             if !allowed.contains(route.method) { allowed.append(route.method) }

@@ -47,6 +47,7 @@ extension AppDatabase {
         try write { db in
             try db.execute(sql: "UPDATE usuario SET rol = ? WHERE id = ?", arguments: [rol.rawValue, usuarioID])
         }
+        sessions.removeAll()
     }
 
     /// Records a session for a token's hash.
@@ -58,15 +59,26 @@ extension AppDatabase {
     }
 
     /// The user of an unexpired session, or nil.
+    /// Every authenticated request asks this; recent answers come from `sessions`.
     public func usuario(tokenHash: [UInt8], now: Int64) throws(StoreError) -> Usuario? {
+        let generation: UInt64
+        switch sessions.lookup(tokenHash, now: now) {
+        case .hit(let usuario): return usuario
+        case .miss(let current): generation = current
+        }
         do {
-            return try writer.unsafeRead { db in
+            let found = try writer.unsafeRead { db in
                 let statement = try db.cachedStatement(sql: """
-                    SELECT u.* FROM sesion s JOIN usuario u ON u.id = s.usuario_id
+                    SELECT u.id, u.nombre, u.login, u.rol, s.expira_en FROM sesion s JOIN usuario u ON u.id = s.usuario_id
                     WHERE s.token_hash = ? AND s.expira_en > ?
                     """)
-                return try Row.fetchOne(statement, arguments: [Data(tokenHash), now]).map { Self.stored($0).usuario }
+                return try Row.fetchOne(statement, arguments: [Data(tokenHash), now]).map {
+                    (Usuario(id: $0[0], nombre: $0[1], login: $0[2], rol: Rol(rawValue: $0[3] ?? "") ?? .cliente), $0[4] as Int64)
+                }
             }
+            guard let (usuario, expiresAt) = found else { return nil }
+            sessions.store(tokenHash, usuario: usuario, expiresAt: expiresAt, generation: generation)
+            return usuario
         } catch {
             throw StoreError(error)
         }
@@ -77,6 +89,7 @@ extension AppDatabase {
         try write { db in
             try db.execute(sql: "DELETE FROM sesion WHERE token_hash = ?", arguments: [Data(tokenHash)])
         }
+        sessions.remove(tokenHash)
     }
 
     /// Adds a favourite (idempotent); `UserError.unknownPlato` for an unknown dish.

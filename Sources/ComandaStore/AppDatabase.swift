@@ -15,6 +15,8 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
 /// It is a value: pass it to whoever needs it; there is no singleton.
 public struct AppDatabase: Sendable {
     let writer: any DatabaseWriter
+    /// Shared by every copy of this value (it is a reference).
+    let sessions = SessionCache()
 
     /// Opens (creating if needed) the database file and migrates it.
     public static func open(path: String) throws(StoreError) -> AppDatabase {
