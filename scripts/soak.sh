@@ -20,7 +20,7 @@ printf 'contraseña-de-sala\n' > "$WORK/password"
 COMANDA_SCRYPT_LOG_N=12 "$BIN" serve --host 127.0.0.1 --port "$PORT" --database "$WORK/soak.sqlite" \
   --log-level notice >"$WORK/server.log" 2>&1 &
 PID=$!
-trap 'kill -TERM $PID 2>/dev/null; wait $PID 2>/dev/null; rm -rf "$WORK"' EXIT
+trap 'kill -TERM $PID 2>/dev/null || true; wait $PID 2>/dev/null || true; rm -rf "$WORK"' EXIT
 for _ in $(seq 1 100); do curl -sf -m 1 -o /dev/null "http://127.0.0.1:$PORT/health" && break; sleep 0.1; done
 KEYPATH=$(grep -o '/queue/[A-Za-z0-9_-]*' "$WORK/server.log" | head -1)
 rc=0

@@ -250,6 +250,46 @@ private let scalarGen = Gen<UInt32>.value(in: 0x20...0x2FFFF).compactMap { Unico
     .array(of: 1...100).map { $0.joined() }
 
 @Suite(.serialized) struct LegacyFeedPropertyTests {
+    /// `POST /reservations` and `…/ready` write their JSON by hand; the list
+    /// uses JSONEncoder. Both must show any name exactly as stored.
+    @Test func handWrittenAnswersAgreeWithTheList() async throws {
+        let f = try makeFixture()
+        let server = HTTPServer(configuration: makeTestConfiguration(), responder: f.app, logger: makeQuietLogger())
+        let port = try server.start()
+        defer { server.shutdownAndWait() }
+        let c = try TestClient(port: port)
+        _ = try c.registerAndLogin("host1")
+        _ = try HostAccounts.promote(login: "host1", in: f.db)
+        let host = try c.registerAndLoginExisting("host1")
+        await propertyCheck(count: 150, input: nameGen, scalarGen) { pieced, random in
+            do {
+                for name in [pieced, random] {
+                    let body = try JSONSerialization.data(withJSONObject: ["name": name, "size": 2])
+                    let r = try c.postJSON("/reservations", String(decoding: body, as: UTF8.self), token: host)
+                    guard let valid = try? Waitlist.name(name) else {
+                        #expect(r.status == 422, "\(name.debugDescription)")
+                        continue
+                    }
+                    #expect(r.status == 201, "\(name.debugDescription)")
+                    let created = try #require(r.json as? [String: Any], "\(r.text)")
+                    #expect(created["name"] as? String == valid)
+                    let id = try #require(created["id"] as? Int)
+                    let ready = try #require(try c.request("POST", "/reservations/\(id)/ready",
+                                                           headers: [("Authorization", "Bearer \(host)")]).json as? [String: Any])
+                    let list = try #require((try c.request("GET", "/reservations").json as? [String: Any])?["reservations"] as? [[String: Any]])
+                    let listed = try #require(list.first { $0["id"] as? Int == id })
+                    #expect(Set(ready.keys) == Set(listed.keys))
+                    for (key, value) in listed { #expect("\(value)" == "\(ready[key] ?? "absent")", "\(key)") }
+                    #expect(created["arrivalTime"] as? String == listed["arrivalTime"] as? String)
+                    #expect(created["readyTime"] is NSNull && created["isReady"] as? Bool == false)
+                    _ = try c.request("DELETE", "/reservations/\(id)", headers: [("Authorization", "Bearer \(host)")])
+                }
+            } catch {
+                Issue.record("\(error)")
+            }
+        }
+    }
+
     @Test func everyFeedParsesToThePartiesInTheDatabase() async throws {
         let f = try makeFixture()
         let server = HTTPServer(configuration: makeTestConfiguration(), responder: f.app, logger: makeQuietLogger())
