@@ -13,7 +13,9 @@ public final class AppMetrics: HTTPServerObserver, Sendable {
     private let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
     private let database: AppDatabase
-    private let requests = Mutex<[String: CoreMetrics.Counter]>([:])
+    /// What a request counts under (no string built per request to look it up).
+    private struct RequestKey: Hashable { let route: String, method: HTTPMethod, status: Int }
+    private let requests = Mutex<[RequestKey: CoreMetrics.Counter]>([:])
     private let timers = Mutex<[String: Metrics.Timer]>([:])
     private let parseErrors = Mutex<[String: CoreMetrics.Counter]>([:])
     private let connections: CoreMetrics.Gauge
@@ -41,7 +43,7 @@ public final class AppMetrics: HTTPServerObserver, Sendable {
 
     /// Counts one answered request and its handling time.
     func record(route: String, method: HTTPMethod, status: Int, nanoseconds: UInt64) {
-        let key = "\(route)\u{0}\(method.rawValue)\u{0}\(status)"
+        let key = RequestKey(route: route, method: method, status: status)
         let counter = requests.withLock { all in
             if let c = all[key] { return c }
             let c = CoreMetrics.Counter(label: "comanda_http_requests_total",

@@ -250,8 +250,9 @@ private let scalarGen = Gen<UInt32>.value(in: 0x20...0x2FFFF).compactMap { Unico
     .array(of: 1...100).map { $0.joined() }
 
 @Suite(.serialized) struct LegacyFeedPropertyTests {
-    /// `POST /reservations` and `…/ready` write their JSON by hand; the list
-    /// uses JSONEncoder. Both must show any name exactly as stored.
+    /// The waitlist's JSON is written by hand (no JSONEncoder): every answer
+    /// must parse and show any name exactly as stored, the same in the POST,
+    /// `…/ready` and list answers.
     @Test func handWrittenAnswersAgreeWithTheList() async throws {
         let f = try makeFixture()
         let server = HTTPServer(configuration: makeTestConfiguration(), responder: f.app, logger: makeQuietLogger())
