@@ -25,6 +25,8 @@ final class HTTPWorker: @unchecked Sendable {
     private let sweepInterval: Double
     private var sweepTimer: DispatchSourceTimer?
     private var readySource: DispatchSourceRead?
+    /// Whether `start` made the source that owns `epollFD`.
+    private var started = false
     private weak var server: HTTPServer?
     private static let batch = 256
     private let readyFDs = UnsafeMutablePointer<Int32>.allocate(capacity: HTTPWorker.batch)
@@ -39,6 +41,9 @@ final class HTTPWorker: @unchecked Sendable {
     }
 
     deinit {
+        // Once started, the source's cancel handler closes the epoll instance
+        // (after libdispatch has stopped watching it); never started, close it here.
+        if !started { Glibc.close(epollFD) }
         readBuffer.deallocate()
         readyFDs.deallocate()
         readyEvents.deallocate()
@@ -54,6 +59,9 @@ final class HTTPWorker: @unchecked Sendable {
             self.listenFD = listenFD
             let source = DispatchSource.makeReadSource(fileDescriptor: epollFD, queue: queue)
             source.setEventHandler { [unowned self] in self.drain() }
+            let epollFD = epollFD
+            source.setCancelHandler { Glibc.close(epollFD) }
+            started = true
             readySource = source
             source.resume()
             let timer = DispatchSource.makeTimerSource(queue: queue)

@@ -62,14 +62,14 @@ public final class TestClient {
         let rc = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard rc == 0 else {
-            let e = errno
-            close(fd)
-            throw TestClientError("connect to port \(port): errno \(e)")
-        }
+        // No close here: a class whose init throws after every stored property
+        // is set still runs deinit, which closes the socket. Closing it here too
+        // closed it twice, and the second close hit whatever descriptor another
+        // thread had just been given the same number (a flaky, cross-test failure).
+        guard rc == 0 else { throw TestClientError("connect to port \(port): errno \(errno)") }
     }
 
-    deinit { close(fd) }
+    deinit { if fd >= 0 { close(fd) } }
 
     /// Sends text as UTF-8.
     public func send(_ text: String) throws { try send(Array(text.utf8)) }

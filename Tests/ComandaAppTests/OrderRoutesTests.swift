@@ -196,7 +196,15 @@ extension TestClient {
             func burst(_ n: Int) -> [Int] {
                 let statuses = Mutex<[Int]>([])
                 DispatchQueue.concurrentPerform(iterations: n) { _ in
-                    let status = (try? TestClient(port: port).send("POST", "/pedidos/\(id)/lineas", token, json: #"{"plato_id": \#(flan)}"#).status) ?? -1
+                    let status: Int
+                    do {
+                        let r = try TestClient(port: port).send("POST", "/pedidos/\(id)/lineas", token, json: #"{"plato_id": \#(flan)}"#)
+                        status = r.status
+                        if r.status != 200 && r.status != 201 && r.status != 422 { Issue.record("unexpected \(r.status): \(r.text)") }
+                    } catch {
+                        status = -1
+                        Issue.record("client failed: \(error)")
+                    }
                     statuses.withLock { $0.append(status) }
                 }
                 return statuses.withLock { $0 }

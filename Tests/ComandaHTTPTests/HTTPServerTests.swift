@@ -294,4 +294,24 @@ private let gzipEcho = ClosureResponder { request in
         #expect(server.connectionCount == 0)
         #expect(throws: (any Error).self) { _ = try TestClient(port: port) }
     }
+
+    /// A server that is stopped gives back every descriptor it opened (the
+    /// workers' epoll instances were once left open, two per server).
+    @Test func aStoppedServerClosesItsDescriptors() throws {
+        func epollCount() -> Int {
+            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+            return fds.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) == "anon_inode:[eventpoll]" }.count
+        }
+        let before = epollCount()
+        for _ in 0..<100 {
+            let status = try withServer(makeTestConfiguration { $0.workers = 2 }, responder: echo) { _, port in
+                try TestClient(port: port).request("GET", "/x").status
+            }
+            #expect(status == 200)
+        }
+        // Workers close their epoll from the source's cancel handler, shortly after shutdown.
+        Thread.sleep(forTimeInterval: 0.2)
+        // Other suites' servers run meanwhile, so allow some; a leak would be 200.
+        #expect(epollCount() - before < 40)
+    }
 }
