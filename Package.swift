@@ -77,7 +77,10 @@ let package = Package(
             dependencies: ["ComandaHTTP", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "ComandaCoreTests", dependencies: ["ComandaCore"]),
-        .testTarget(name: "ComandaStoreTests", dependencies: ["ComandaStore", "ComandaCore"]),
+        .testTarget(
+            name: "ComandaStoreTests",
+            dependencies: ["ComandaStore", "ComandaCore", "ComandaTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(name: "ComandaHTTPTests", dependencies: ["ComandaHTTP", "ComandaTestSupport"]),
         .testTarget(
             name: "ComandaAppTests",

@@ -14,9 +14,25 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
 /// file in production, an in-memory queue in tests), migrated on open.
 /// It is a value: pass it to whoever needs it; there is no singleton.
 public struct AppDatabase: Sendable {
-    let writer: any DatabaseWriter
-    /// Shared by every copy of this value (it is a reference).
-    let sessions = SessionCache()
+    /// What every copy of this value shares. One reference keeps the value's
+    /// size fixed when a field is added: SwiftPM's incremental build has twice
+    /// left other modules compiled against the old size of this struct (a
+    /// crash at start until a clean build).
+    private final class Shared: Sendable {
+        let writer: any DatabaseWriter
+        let sessions = SessionCache()
+        /// Checkpoints a file database in the background while this lives.
+        let checkpointer: Checkpointer?
+
+        init(writer: any DatabaseWriter, checkpointer: Checkpointer?) {
+            self.writer = writer
+            self.checkpointer = checkpointer
+        }
+    }
+
+    private let shared: Shared
+    var writer: any DatabaseWriter { shared.writer }
+    var sessions: SessionCache { shared.sessions }
 
     /// Opens (creating if needed) the database file and migrates it.
     public static func open(path: String) throws(StoreError) -> AppDatabase {
@@ -29,9 +45,12 @@ public struct AppDatabase: Sendable {
                 // WAL + NORMAL: a commit survives a process crash; only an OS crash or
                 // power cut can lose the last transactions (docs/OPERATIONS.md).
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                // Checkpoints run in the background (Checkpointer); the commit
+                // itself checkpoints only if the log has grown this far regardless.
+                try db.execute(sql: "PRAGMA wal_autocheckpoint = \(Checkpointer.backstopPages)")
             }
             let pool = try DatabasePool(path: path, configuration: config)
-            return try AppDatabase(pool)
+            return try AppDatabase(pool, checkpointer: Checkpointer(path: path, configuration: config))
         } catch let error as StoreError {
             throw error
         } catch {
@@ -52,8 +71,8 @@ public struct AppDatabase: Sendable {
         }
     }
 
-    init(_ writer: any DatabaseWriter) throws {
-        self.writer = writer
+    init(_ writer: any DatabaseWriter, checkpointer: Checkpointer? = nil) throws {
+        shared = Shared(writer: writer, checkpointer: checkpointer)
         try Self.migrator.migrate(writer)
     }
 
