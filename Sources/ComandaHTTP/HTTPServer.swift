@@ -50,9 +50,13 @@ public final class HTTPServer: @unchecked Sendable {
     /// Binds, listens and starts accepting; returns the bound port.
     @discardableResult
     public func start() throws(SocketError) -> Int {
+        // Every connection is a descriptor: the soft limit (often 1,024) is
+        // raised to the hard one, and the result is said at start either way.
         let (before, after) = Socket.raiseOpenFileLimit()
         if after > before {
-            logger.info("raised the open-files limit from \(before) to \(after)")
+            logger.notice("open-files limit raised from \(before) to \(after) (the hard limit)")
+        } else if after > 0 {
+            logger.notice("open-files limit \(after) (already the hard limit)")
         }
         if after > 0 && after < configuration.maxConnections + 64 {
             logger.warning("open-files limit \(after) is below maxConnections \(configuration.maxConnections)")

@@ -45,12 +45,21 @@ public final class ServerProcess {
     }
 
     /// Starts `comanda serve` with `arguments` (host and port are added) in
-    /// `directory`, and waits until `/health` answers.
-    public init(arguments: [String], directory: String, environment: [String: String] = [:]) throws {
+    /// `directory`, and waits until `/health` answers. With
+    /// `openFilesSoftLimit`, a shell lowers its soft open-files limit to that
+    /// and execs comanda in its place (so `pid` is still comanda's own).
+    public init(arguments: [String], directory: String, environment: [String: String] = [:],
+                openFilesSoftLimit: Int? = nil) throws {
         port = Self.freePort()
         process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binaryPath)
-        process.arguments = ["serve", "--host", "127.0.0.1", "--port", String(port), "--log-level", "notice"] + arguments
+        let serve = ["serve", "--host", "127.0.0.1", "--port", String(port), "--log-level", "notice"] + arguments
+        if let limit = openFilesSoftLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -Sn \(limit) && exec \"$0\" \"$@\"", Self.binaryPath] + serve
+        } else {
+            process.executableURL = URL(fileURLWithPath: Self.binaryPath)
+            process.arguments = serve
+        }
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
