@@ -9,11 +9,13 @@
 # Prints wrk's figures and checks every line still holds 1..100.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build -c release >&2
+# COMANDA_BIN: another build to measure (e.g. the one before a change, for A/B runs).
+BIN=${COMANDA_BIN:-.build/release/comanda}
+[ -n "${COMANDA_BIN:-}" ] || swift build -c release >&2
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
 WORK=$(mktemp -d)
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-COMANDA_SCRYPT_LOG_N=12 taskset -c 0 .build/release/comanda serve --host 127.0.0.1 --port "$PORT" \
+COMANDA_SCRYPT_LOG_N=12 taskset -c 0 "$BIN" serve --host 127.0.0.1 --port "$PORT" \
   --database "$WORK/orders.sqlite" --log-level notice >"$WORK/server.log" 2>&1 &
 PID=$!
 trap 'kill -TERM $PID 2>/dev/null; wait $PID 2>/dev/null; rm -rf "$WORK"' EXIT
