@@ -50,7 +50,10 @@ public enum ErrorBody {
         return Array(out.utf8)
     }
 
-    /// A JSON string literal for `s`, escaping quotes, backslashes and control characters.
+    /// A JSON string literal for `s`, escaping quotes, backslashes, control
+    /// characters, DEL, the line and paragraph separators, and the byte-order
+    /// mark: Foundation's JSON parser (the iOS apps') drops a raw U+FEFF at the
+    /// start of a string, but keeps `\ufeff`.
     public static func quoted(_ s: String) -> String {
         var out = "\""
         for scalar in s.unicodeScalars {
@@ -61,7 +64,8 @@ public enum ErrorBody {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                if scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029
+                    || scalar.value == 0xFEFF {
                     let hex = String(scalar.value, radix: 16)
                     out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {

@@ -244,7 +244,7 @@ private func expectAgree(_ c: TestClient, _ keyPath: String, count: Int) throws 
 /// Names built from pieces the app's parser is most likely to choke on.
 private let namePieces = ["time", "id:", "Time", ",", ":", "\n", "\r\n", " ", "isReady", "José", "Zoë", "😀", "👨‍👩‍👧", "山田",
                           "Дмитрий", "محمد", "\\", "~", "¥", "%", "+", "/", "名", "ß", "Ø", "\u{301}", "\u{200D}", "ñ", "a", "Z", "9",
-                          "idx", "tim", "e", "\t", "\u{7F}", "\u{0}", "\u{85}", "\u{2028}"]
+                          "idx", "tim", "e", "\t", "\u{7F}", "\u{0}", "\u{85}", "\u{2028}", "\u{FEFF}"]
 private let nameGen = Gen<String?>.element(of: namePieces).map { $0 ?? "" }.array(of: 1...14).map { $0.joined() }
 private let scalarGen = Gen<UInt32>.value(in: 0x20...0x2FFFF).compactMap { UnicodeScalar($0).map(String.init) }
     .array(of: 1...100).map { $0.joined() }
