@@ -20,4 +20,14 @@ enum JSON {
     static func money(_ cents: Int) -> Decimal {
         Decimal(cents) / 100
     }
+
+    /// `money(cents)` as JSON text, without `Decimal`: the text JSONEncoder
+    /// writes for it (`750` → `7.5`, `700` → `7`, `5` → `0.05`; tested).
+    static func moneyText(_ cents: Int) -> String {
+        let sign = cents < 0 ? "-" : ""
+        let whole = cents.magnitude / 100, fraction = cents.magnitude % 100
+        if fraction == 0 { return sign + String(whole) }
+        if fraction % 10 == 0 { return sign + "\(whole).\(fraction / 10)" }
+        return sign + "\(whole)." + (fraction < 10 ? "0" : "") + String(fraction)
+    }
 }

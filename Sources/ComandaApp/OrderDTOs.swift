@@ -1,71 +1,40 @@
 import ComandaCore
-import Foundation
+import ComandaHTTP
 
-/// A line as the API shows it.
-struct LineaDTO: Encodable {
-    let id: Int64
-    let platoID: Int64
-    let nombre: String
-    let precioUnitario: Decimal
-    let cantidad: Int
-    let subtotal: Decimal
-
-    init(_ l: LineaPedido) {
-        id = l.id
-        platoID = l.platoID
-        nombre = l.nombre
-        precioUnitario = JSON.money(l.precioCentimos)
-        cantidad = l.cantidad
-        subtotal = JSON.money(l.subtotalCentimos)
+/// Orders as the API shows them, written directly with keys sorted like every
+/// JSON answer: JSONEncoder, mostly the `Decimal` arithmetic of the prices,
+/// was 5.5% of the CPU of an order request. Money is `JSON.moneyText` (the
+/// same text JSONEncoder gave); strings are `ErrorBody.quoted`.
+enum OrderJSON {
+    /// A line with its unit price and subtotal.
+    static func linea(_ l: LineaPedido) -> String {
+        "{\"cantidad\":\(l.cantidad),\"id\":\(l.id),\"nombre\":\(ErrorBody.quoted(l.nombre)),\"plato_id\":\(l.platoID),"
+            + "\"precio_unitario\":\(JSON.moneyText(l.precioCentimos)),\"subtotal\":\(JSON.moneyText(l.subtotalCentimos))}"
     }
 
-    enum CodingKeys: String, CodingKey {
-        case id, nombre, cantidad, subtotal
-        case platoID = "plato_id"
-        case precioUnitario = "precio_unitario"
-    }
-}
-
-/// `Pedido` as the API shows it: `fecha`, `direccion` and `telefono` are `null` while open.
-struct PedidoDTO: Encodable {
-    let pedido: Pedido
-
-    init(_ p: Pedido) { pedido = p }
-
-    enum CodingKeys: String, CodingKey {
-        case id, estado, fecha, direccion, telefono, lineas, total
-        case numPlatos = "num_platos"
+    /// An order with its lines: `fecha`, `direccion` and `telefono` are `null` while open.
+    static func pedido(_ p: Pedido) -> String {
+        var out = "{\"direccion\":" + optional(p.direccion)
+        out += ",\"estado\":" + ErrorBody.quoted(p.estado.rawValue)
+        out += ",\"fecha\":" + optional(p.fecha.map(LegacyFeed.isoTime))
+        out += ",\"id\":\(p.id),\"lineas\":[" + p.lineas.map(linea).joined(separator: ",")
+        out += "],\"num_platos\":\(p.numPlatos),\"telefono\":" + optional(p.telefono)
+        out += ",\"total\":" + JSON.moneyText(p.totalCentimos) + "}"
+        return out
     }
 
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(pedido.id, forKey: .id)
-        try c.encode(pedido.estado.rawValue, forKey: .estado)
-        if let fecha = pedido.fecha { try c.encode(LegacyFeed.isoTime(fecha), forKey: .fecha) } else { try c.encodeNil(forKey: .fecha) }
-        if let d = pedido.direccion { try c.encode(d, forKey: .direccion) } else { try c.encodeNil(forKey: .direccion) }
-        if let t = pedido.telefono { try c.encode(t, forKey: .telefono) } else { try c.encodeNil(forKey: .telefono) }
-        try c.encode(pedido.lineas.map(LineaDTO.init), forKey: .lineas)
-        try c.encode(pedido.numPlatos, forKey: .numPlatos)
-        try c.encode(JSON.money(pedido.totalCentimos), forKey: .total)
-    }
-}
-
-/// A placed order in the history.
-struct ResumenPedidoDTO: Encodable {
-    let id: Int64
-    let fecha: String
-    let total: Decimal
-    let numPlatos: Int
-
-    init(_ r: ResumenPedido) {
-        id = r.id
-        fecha = LegacyFeed.isoTime(r.fecha)
-        total = JSON.money(r.totalCentimos)
-        numPlatos = r.numPlatos
+    /// The history: placed orders, each with its time, total and number of dishes.
+    static func historial(_ list: [ResumenPedido]) -> String {
+        "[" + list.map {
+            "{\"fecha\":\(ErrorBody.quoted(LegacyFeed.isoTime($0.fecha))),\"id\":\($0.id),"
+                + "\"num_platos\":\($0.numPlatos),\"total\":\(JSON.moneyText($0.totalCentimos))}"
+        }.joined(separator: ",") + "]"
     }
 
-    enum CodingKeys: String, CodingKey {
-        case id, fecha, total
-        case numPlatos = "num_platos"
+    /// A JSON response for text written here.
+    static func response(_ json: String, status: HTTPStatus = .ok) -> HTTPResponse {
+        .json(Array(json.utf8), status: status)
     }
+
+    private static func optional(_ s: String?) -> String { s.map(ErrorBody.quoted) ?? "null" }
 }
