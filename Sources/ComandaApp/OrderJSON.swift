@@ -2,9 +2,9 @@ import ComandaCore
 import ComandaHTTP
 
 /// Orders as the API shows them, written directly with keys sorted like every
-/// JSON answer: JSONEncoder, mostly the `Decimal` arithmetic of the prices,
-/// was 5.5% of the CPU of an order request. Money is `JSON.moneyText` (the
-/// same text JSONEncoder gave); strings are `ErrorBody.quoted`.
+/// JSON answer. JSONEncoder (mostly the `Decimal` arithmetic of the prices)
+/// had made order requests 1.27x slower (docs/PERFORMANCE.md). Money is
+/// `JSON.moneyText` (the same text JSONEncoder gave); strings are `ErrorBody.quoted`.
 enum OrderJSON {
     /// A line with its unit price and subtotal.
     static func linea(_ l: LineaPedido) -> String {
