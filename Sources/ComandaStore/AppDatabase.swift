@@ -225,15 +225,43 @@ extension AppDatabase {
     /// A consistent copy of the whole database into a new file at `path`,
     /// taken with SQLite's online backup API: the server may keep running
     /// and writing meanwhile. Refuses to overwrite an existing file.
+    ///
+    /// The copy is one self-contained file (a rollback journal, no `-wal` to
+    /// carry along), checked with `PRAGMA integrity_check` and otherwise never
+    /// written to. It is made beside `path` under a temporary name and renamed
+    /// into place only when whole and sound: `path` holds a checked copy or
+    /// nothing, whatever goes wrong (a full disk, say) on the way.
     public func backup(to path: String) throws(StoreError) {
         guard !FileManager.default.fileExists(atPath: path) else {
             throw StoreError(message: "\(path) already exists; choose a new file")
         }
+        // Beside `path`, so that the final rename stays on one file system.
+        let partial = path + ".partial-" + UUID().uuidString
         do {
-            let destination = try DatabaseQueue(path: path)
-            try writer.backup(to: destination)
-            try destination.close()
+            let destination = try DatabaseQueue(path: partial)
+            let check: String
+            do {
+                try writer.backup(to: destination)
+                check = try destination.writeWithoutTransaction { db in
+                    // The source's WAL mode came along in the file's header; a
+                    // rollback journal keeps the copy in this one file. The
+                    // server turns WAL on again when it opens a restored copy.
+                    try db.execute(sql: "PRAGMA journal_mode = DELETE")
+                    return try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? ""
+                }
+                try destination.close()
+            } catch {
+                try? destination.close()
+                throw error
+            }
+            guard check == "ok" else { throw StoreError(message: "the copy failed its integrity check: \(check)") }
+            guard !FileManager.default.fileExists(atPath: path) else {
+                throw StoreError(message: "\(path) appeared while the copy was made; choose a new file")
+            }
+            try FileManager.default.moveItem(atPath: partial, toPath: path)
         } catch {
+            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: partial + suffix) }
+            if let error = error as? StoreError { throw error }
             throw StoreError(error)
         }
     }

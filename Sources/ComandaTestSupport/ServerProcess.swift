@@ -113,10 +113,17 @@ public func makeTemporaryFolder(_ prefix: String = "comanda") throws -> String {
 }
 
 /// Runs the comanda binary to completion (a subcommand); returns its status and output.
-public func runComanda(_ arguments: [String], in directory: String) throws -> (Int32, String) {
+/// With `shellSetup` (e.g. `ulimit -f 16`), a shell runs that first and then
+/// execs comanda in its place.
+public func runComanda(_ arguments: [String], in directory: String, shellSetup: String? = nil) throws -> (Int32, String) {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: ServerProcess.binaryPath)
-    process.arguments = arguments
+    if let shellSetup {
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", shellSetup + " && exec \"$0\" \"$@\"", ServerProcess.binaryPath] + arguments
+    } else {
+        process.executableURL = URL(fileURLWithPath: ServerProcess.binaryPath)
+        process.arguments = arguments
+    }
     process.currentDirectoryURL = URL(fileURLWithPath: directory)
     let pipe = Pipe()
     process.standardOutput = pipe

@@ -314,9 +314,28 @@ extension TestClient {
         let (status, output) = try runComanda(["backup", copy, "--database", db], in: dir)
         #expect(status == 0, "\(output)")
         #expect(output.contains("integrity check: ok"))
-        let names = try AppDatabase.open(path: copy).listedReservations().map(\.name)
+        // One self-contained file: nothing beside it, and a rollback journal in
+        // its header (bytes 18 and 19 are 1 for a rollback journal, 2 for WAL).
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir)
+        #expect(files.filter { $0.hasPrefix("copy.sqlite") } == ["copy.sqlite"], "\(files)")
+        let header = try #require(FileManager.default.contents(atPath: copy))
+        #expect(header.count > 100 && header[18] == 1 && header[19] == 1)
+        // So the file alone, moved elsewhere, holds everything.
+        let elsewhere = try makeTemporaryFolder("comanda-restore")
+        try FileManager.default.moveItem(atPath: copy, toPath: elsewhere + "/comanda.sqlite")
+        let names = try AppDatabase.open(path: elsewhere + "/comanda.sqlite").listedReservations().map(\.name)
         #expect(Set(["Ana", "Luis", "Marta"]).isSubset(of: Set(names)))
-        // It never overwrites.
+        // It never overwrites, and a copy that cannot be made leaves nothing behind.
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: copy))
         #expect(try runComanda(["backup", copy, "--database", db], in: dir).0 != 0)
+        #expect(try String(contentsOfFile: copy, encoding: .utf8) == "keep me")
+        // A disk that fills up mid-copy: files may not grow past 8 KiB (SIGXFSZ
+        // ignored, so a write past it fails with EFBIG, as on a full disk).
+        let full = dir + "/full.sqlite"
+        let (failed, why) = try runComanda(["backup", full, "--database", db], in: dir, shellSetup: "trap '' XFSZ; ulimit -f 16")
+        #expect(failed != 0)
+        #expect(!why.isEmpty && !why.contains("ok"), "\(why)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir)
+        #expect(left.filter { $0.hasPrefix("full.sqlite") }.isEmpty, "\(left)")
     }
 }
