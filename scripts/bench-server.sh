@@ -13,4 +13,5 @@ DATABASE="$(dirname "$DB")/comanda.sqlite"
 if [ -n "${BENCH_LOGIN:-}" ]; then
   printf '%s\n' "${BENCH_PASSWORD:?}" | "$BIN" create-host "$BENCH_LOGIN" --database "$DATABASE" >/dev/null
 fi
-exec "$BIN" serve --host 127.0.0.1 --port "$PORT" --database "$DATABASE" --platos "$PLATOS" --log-level notice
+# The peers run WAL with synchronous = NORMAL; so does comanda here (its default is FULL).
+COMANDA_SYNCHRONOUS=${COMANDA_SYNCHRONOUS:-normal} exec "$BIN" serve --host 127.0.0.1 --port "$PORT" --database "$DATABASE" --platos "$PLATOS" --log-level notice

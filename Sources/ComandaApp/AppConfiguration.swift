@@ -1,5 +1,6 @@
 import ComandaCore
 import ComandaHTTP
+import ComandaStore
 import Foundation
 import Logging
 
@@ -18,6 +19,8 @@ public struct AppConfiguration: Sendable, Equatable {
     public var http = HTTPServerConfiguration()
     /// The SQLite database file.
     public var database = "comanda.sqlite"
+    /// `full` (default): commits survive a power cut; `normal`: only the process being killed.
+    public var synchronous: AppDatabase.Synchronous = .full
     /// The folder static pages are served from.
     public var publicFolder = "Public"
     /// The minimum level logged; `info` logs one line per request.
@@ -87,6 +90,13 @@ public struct AppConfiguration: Sendable, Equatable {
         text("host") { $0.http.host = $1 },
         int("port", 0...65535) { $0.http.port = $1 },
         text("database") { $0.database = $1 },
+        Setting(key: "synchronous", expected: "normal or full") { config, value in
+            guard let mode = AppDatabase.Synchronous(rawValue: value.trimmingCharacters(in: .whitespaces).uppercased()) else {
+                return false
+            }
+            config.synchronous = mode
+            return true
+        },
         text("public") { $0.publicFolder = $1 },
         text("platos") { $0.platosFile = $1 },
         Setting(key: "logLevel", expected: "one of trace, debug, info, notice, warning, error, critical") { config, value in

@@ -34,22 +34,40 @@ public struct AppDatabase: Sendable {
     var writer: any DatabaseWriter { shared.writer }
     var sessions: SessionCache { shared.sessions }
 
+    /// How hard a commit holds on before it is acknowledged (SQLite's
+    /// `synchronous`, in WAL mode; docs/OPERATIONS.md). `full` by default: a
+    /// restaurant's box may have no UPS, and its write rate is far below
+    /// what a sync per commit allows.
+    public enum Synchronous: String, Sendable, CaseIterable {
+        /// A commit is in the WAL before its answer: it survives the process
+        /// being killed; a power cut or OS crash can lose the last commits.
+        case normal = "NORMAL"
+        /// Every commit is also synced to the disk before its answer: it
+        /// survives a power cut too, at the cost of one sync per commit.
+        case full = "FULL"
+    }
+
     /// Opens (creating if needed) the database file and migrates it.
-    public static func open(path: String) throws(StoreError) -> AppDatabase {
+    public static func open(path: String, synchronous: Synchronous = .full) throws(StoreError) -> AppDatabase {
         do {
             var config = Configuration()
             config.foreignKeysEnabled = true
             // Wait for a writer in another process (import-platos, backup) instead of failing.
             config.busyMode = .timeout(5)
             config.prepareDatabase { db in
-                // WAL + NORMAL: a commit survives a process crash; only an OS crash or
-                // power cut can lose the last transactions (docs/OPERATIONS.md).
-                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                // WAL + FULL (the default) syncs every commit before its answer: it
+                // survives a power cut. NORMAL survives a process crash only
+                // (docs/OPERATIONS.md).
+                try db.execute(sql: "PRAGMA synchronous = \(synchronous.rawValue)")
                 // Checkpoints run in the background (Checkpointer); the commit
                 // itself checkpoints only if the log has grown this far regardless.
                 try db.execute(sql: "PRAGMA wal_autocheckpoint = \(Checkpointer.backstopPages)")
             }
             let pool = try DatabasePool(path: path, configuration: config)
+            // GRDB's WAL set-up of the pool's writer sets `synchronous = NORMAL`
+            // after prepareDatabase has run, so the writer, the one connection
+            // that commits, gets the mode here (it lives as long as the pool).
+            try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = \(synchronous.rawValue)") }
             return try AppDatabase(pool, checkpointer: Checkpointer(path: path, configuration: config))
         } catch let error as StoreError {
             throw error

@@ -49,7 +49,7 @@ struct CommonOptions: ParsableArguments {
 
     /// Opens the configured database; exits with one line on error.
     func openDatabase(_ configuration: AppConfiguration) -> AppDatabase {
-        do { return try AppDatabase.open(path: configuration.database) } catch {
+        do { return try AppDatabase.open(path: configuration.database, synchronous: configuration.synchronous) } catch {
             fail("cannot open database \(configuration.database): \(error.description)")
         }
     }

@@ -160,6 +160,21 @@ private func get(_ target: String, _ headers: [(String, String)] = []) -> HTTPRe
         }
     }
 
+    @Test func synchronousIsFullUnlessNormalIsAsked() throws {
+        let none = try AppConfiguration.load(file: "/nonexistent", fileRequired: false, environment: [:], flags: [])
+        #expect(none.synchronous == .full)
+        let file = try writeConfig(#"{"synchronous": "normal"}"#)
+        #expect(try AppConfiguration.load(file: file, fileRequired: true, environment: [:], flags: []).synchronous == .normal)
+        let env = try AppConfiguration.load(file: file, fileRequired: true, environment: ["COMANDA_SYNCHRONOUS": "Full"], flags: [])
+        #expect(env.synchronous == .full)
+        do {
+            _ = try AppConfiguration.load(file: "/nonexistent", fileRequired: false, environment: ["COMANDA_SYNCHRONOUS": "fast"], flags: [])
+            Issue.record("accepted synchronous = fast")
+        } catch {
+            #expect(error.description == #"invalid setting synchronous = "fast" from COMANDA_SYNCHRONOUS: expected normal or full"#)
+        }
+    }
+
     @Test func environmentNamesFollowTheKeys() {
         #expect(AppConfiguration.environmentVariables.contains("COMANDA_MAX_BODY_BYTES"))
         #expect(AppConfiguration.environmentVariables.contains("COMANDA_HOST"))
