@@ -50,41 +50,63 @@ public final class ServerProcess {
     /// and execs comanda in its place (so `pid` is still comanda's own).
     public init(arguments: [String], directory: String, environment: [String: String] = [:],
                 openFilesSoftLimit: Int? = nil) throws {
-        port = Self.freePort()
-        process = Process()
+        // The port is free when chosen but released before comanda binds it, so a
+        // test running in parallel may take it first: then try another one.
+        var attempt = 0
+        while true {
+            attempt += 1
+            let (process, port, logPath) = try Self.launch(arguments, directory, environment, openFilesSoftLimit)
+            let deadline = Date().addingTimeInterval(20)
+            var exitedLog: String?
+            while Date() < deadline {
+                if !process.isRunning { exitedLog = Self.read(logPath); break }
+                if let client = try? TestClient(port: port, timeout: 1), let r = try? client.request("GET", "/health"), r.status == 200 {
+                    (self.process, self.port, self.logPath, self.pid) = (process, port, logPath, process.processIdentifier)
+                    return
+                }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            guard let exitedLog else {
+                kill(process.processIdentifier, SIGKILL)
+                throw TestClientError("comanda did not answer /health in 20 s: \(Self.read(logPath))")
+            }
+            guard exitedLog.contains("Address already in use"), attempt < 5 else {
+                throw TestClientError("comanda exited at start: \(exitedLog)")
+            }
+        }
+    }
+
+    private static func launch(_ arguments: [String], _ directory: String, _ environment: [String: String],
+                               _ openFilesSoftLimit: Int?) throws -> (Process, Int, String) {
+        let port = freePort()
+        let process = Process()
         let serve = ["serve", "--host", "127.0.0.1", "--port", String(port), "--log-level", "notice"] + arguments
         if let limit = openFilesSoftLimit {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "ulimit -Sn \(limit) && exec \"$0\" \"$@\"", Self.binaryPath] + serve
+            process.arguments = ["-c", "ulimit -Sn \(limit) && exec \"$0\" \"$@\"", binaryPath] + serve
         } else {
-            process.executableURL = URL(fileURLWithPath: Self.binaryPath)
+            process.executableURL = URL(fileURLWithPath: binaryPath)
             process.arguments = serve
         }
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
         process.environment = env
-        logPath = directory + "/server-\(port).log"
+        let logPath = directory + "/server-\(port).log"
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let logFile = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         process.standardError = logFile
         process.standardOutput = logFile
         try process.run()
-        pid = process.processIdentifier
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            if !process.isRunning { throw TestClientError("comanda exited at start: \(log())") }
-            if let client = try? TestClient(port: port, timeout: 1), let r = try? client.request("GET", "/health"), r.status == 200 { return }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        kill(pid, SIGKILL)
-        throw TestClientError("comanda did not answer /health in 20 s: \(log())")
+        return (process, port, logPath)
+    }
+
+    private static func read(_ path: String) -> String {
+        (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
     }
 
     /// What it logged.
-    public func log() -> String {
-        (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
-    }
+    public func log() -> String { Self.read(logPath) }
 
     /// Sends SIGTERM and waits; returns the exit status.
     @discardableResult

@@ -8,7 +8,21 @@ import Testing
 /// socket or file (the second close hits whatever reused the number).
 @Suite struct TestClientTests {
     @Test func aRefusedConnectClosesItsSocketOnce() throws {
-        let port = ServerProcess.freePort()
+        // A port that stays refused: bound here but never listening, so no
+        // other test's server can take it meanwhile (a released port could be),
+        // and no connect gets it as its own source port.
+        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(holder >= 0)
+        defer { close(holder) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { p in bind(holder, p, len) == 0 && getsockname(holder, p, &len) == 0 }
+        }
+        try #require(bound)
+        let port = Int(UInt16(bigEndian: addr.sin_port))
         let stop = Atomic<Bool>(false)
         let lost = Atomic<Int>(0)
         let opened = Atomic<Int>(0)
