@@ -31,10 +31,5 @@ enum OrderJSON {
         }.joined(separator: ",") + "]"
     }
 
-    /// A JSON response for text written here.
-    static func response(_ json: String, status: HTTPStatus = .ok) -> HTTPResponse {
-        .json(Array(json.utf8), status: status)
-    }
-
     private static func optional(_ s: String?) -> String { s.map(ErrorBody.quoted) ?? "null" }
 }

@@ -11,7 +11,7 @@ enum OrderRoutes {
             let usuario = try users.authenticate(request).usuario
             return try idempotency.run(request, usuarioID: usuario.id) {
                 let (pedido, created) = try database.openPedido(usuarioID: usuario.id, now: users.currentTime)
-                return OrderJSON.response(OrderJSON.pedido(pedido), status: created ? .created : .ok)
+                return HTTPResponse.json(OrderJSON.pedido(pedido), status: created ? .created : .ok)
             }
         }
         router.add(.GET, "/pedidos/actual") { request, _ in
@@ -19,18 +19,18 @@ enum OrderRoutes {
             guard let pedido = try database.pedidoActual(usuarioID: usuario.id) else {
                 throw APIError.notFound("You have no current order.")
             }
-            return OrderJSON.response(OrderJSON.pedido(pedido))
+            return HTTPResponse.json(OrderJSON.pedido(pedido))
         }
         router.add(.GET, "/pedidos") { request, _ in
             let usuario = try users.authenticate(request).usuario
             let limit = try positiveInt(request.queryValue("limit"), field: "limit", range: 1...200) ?? 50
             let antes = try positiveInt(request.queryValue("antes"), field: "antes", range: 1...Int.max).map(Int64.init)
             let list = try database.historial(usuarioID: usuario.id, limit: limit, antes: antes)
-            return OrderJSON.response(OrderJSON.historial(list))
+            return HTTPResponse.json(OrderJSON.historial(list))
         }
         router.add(.GET, "/pedidos/:id") { request, params in
             let usuario = try users.authenticate(request).usuario
-            return OrderJSON.response(OrderJSON.pedido(try database.pedido(id: try id(params, "id"), usuarioID: usuario.id)))
+            return HTTPResponse.json(OrderJSON.pedido(try database.pedido(id: try id(params, "id"), usuarioID: usuario.id)))
         }
         router.add(.DELETE, "/pedidos/:id") { request, params in
             let usuario = try users.authenticate(request).usuario
@@ -45,14 +45,14 @@ enum OrderRoutes {
             let cantidad = try PedidoRules.cantidad(try body.optionalInt("cantidad") ?? 1)
             let (linea, created) = try database.addLinea(pedidoID: pedidoID, usuarioID: usuario.id,
                                                          platoID: Int64(platoID), cantidad: cantidad)
-            return OrderJSON.response(OrderJSON.linea(linea), status: created ? .created : .ok)
+            return HTTPResponse.json(OrderJSON.linea(linea), status: created ? .created : .ok)
         }
         router.add(.PUT, "/pedidos/:id/lineas/:linea_id") { request, params in
             let usuario = try users.authenticate(request).usuario
             let pedidoID = try id(params, "id")
             let lineaID = try id(params, "linea_id", missing: .lineaNotFound)
             let cantidad = try PedidoRules.cantidad(try JSONBody(request).int("cantidad"))
-            return OrderJSON.response(OrderJSON.linea(try database.setCantidad(pedidoID: pedidoID, usuarioID: usuario.id,
+            return HTTPResponse.json(OrderJSON.linea(try database.setCantidad(pedidoID: pedidoID, usuarioID: usuario.id,
                                                                        lineaID: lineaID, cantidad: cantidad)))
         }
         router.add(.DELETE, "/pedidos/:id/lineas/:linea_id") { request, params in
@@ -70,7 +70,7 @@ enum OrderRoutes {
                 let telefono = try PedidoRules.telefono(try body.string("telefono"))
                 let pedido = try database.checkout(pedidoID: pedidoID, usuarioID: usuario.id, direccion: direccion,
                                                    telefono: telefono, now: users.currentTime)
-                return OrderJSON.response(OrderJSON.pedido(pedido))
+                return HTTPResponse.json(OrderJSON.pedido(pedido))
             }
         }
     }

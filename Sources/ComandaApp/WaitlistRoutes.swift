@@ -9,7 +9,7 @@ enum WaitlistRoutes {
             let items = parties.map(Self.json).joined(separator: ",")
             let body = "{\"averageWaitMinutes\":\(average),\"generatedAt\":\(ErrorBody.quoted(LegacyFeed.isoTime(at))),"
                 + "\"reservations\":[\(items)]}"
-            var response = HTTPResponse.json(Array(body.utf8))
+            var response = HTTPResponse.json(body)
             // Weak: it covers the parties and the average, not generatedAt.
             var hash = FNV1a()
             hash.add(items)
@@ -22,11 +22,11 @@ enum WaitlistRoutes {
             _ = try users.require(.anfitrion, request)
             let body = try JSONBody(request)
             let party = try waitlist.add(name: try body.string("name"), size: try body.int("size"))
-            return .json(Array(Self.json(party).utf8), status: .created)
+            return .json(Self.json(party), status: .created)
         }
         router.add(.POST, "/reservations/:id/ready") { request, params in
             _ = try users.require(.anfitrion, request)
-            return .json(Array(Self.json(try waitlist.ready(id: try partyID(params))).utf8))
+            return .json(Self.json(try waitlist.ready(id: try partyID(params))))
         }
         router.add(.DELETE, "/reservations/:id") { request, params in
             _ = try users.require(.anfitrion, request)

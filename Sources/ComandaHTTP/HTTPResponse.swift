@@ -27,6 +27,11 @@ public struct HTTPResponse: Sendable {
                      body: bytes)
     }
 
+    /// An `application/json; charset=utf-8` response from JSON text written by hand.
+    public static func json(_ text: String, status: HTTPStatus = .ok) -> HTTPResponse {
+        json(Array(text.utf8), status: status)
+    }
+
     /// The contract's JSON error: `{"error": {"code", "message", "field"?}}`.
     public static func error(_ status: HTTPStatus, code: String, message: String, field: String? = nil) -> HTTPResponse {
         json(ErrorBody.render(code: code, message: message, field: field), status: status)

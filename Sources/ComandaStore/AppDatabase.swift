@@ -55,18 +55,17 @@ public struct AppDatabase: Sendable {
             // Wait for a writer in another process (import-platos, backup) instead of failing.
             config.busyMode = .timeout(5)
             config.prepareDatabase { db in
-                // WAL + FULL (the default) syncs every commit before its answer: it
-                // survives a power cut. NORMAL survives a process crash only
-                // (docs/OPERATIONS.md).
-                try db.execute(sql: "PRAGMA synchronous = \(synchronous.rawValue)")
                 // Checkpoints run in the background (Checkpointer); the commit
                 // itself checkpoints only if the log has grown this far regardless.
                 try db.execute(sql: "PRAGMA wal_autocheckpoint = \(Checkpointer.backstopPages)")
             }
             let pool = try DatabasePool(path: path, configuration: config)
-            // GRDB's WAL set-up of the pool's writer sets `synchronous = NORMAL`
-            // after prepareDatabase has run, so the writer, the one connection
-            // that commits, gets the mode here (it lives as long as the pool).
+            // The mode matters on the writer only, the one connection that commits
+            // (readers never write; checkpoints sync alike under both modes). It is
+            // set here, not in prepareDatabase: GRDB's WAL set-up of the writer
+            // sets NORMAL after that has run. The writer lives as long as the pool.
+            // FULL syncs every commit before its answer, so it survives a power
+            // cut; NORMAL survives a process crash only (docs/OPERATIONS.md).
             try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = \(synchronous.rawValue)") }
             return try AppDatabase(pool, checkpointer: Checkpointer(path: path, configuration: config))
         } catch let error as StoreError {
@@ -246,14 +245,14 @@ extension AppDatabase {
     ///
     /// The copy is one self-contained file (a rollback journal, no `-wal` to
     /// carry along), checked with `PRAGMA integrity_check` and otherwise never
-    /// written to. It is made beside `path` under a temporary name and renamed
-    /// into place only when whole and sound: `path` holds a checked copy or
+    /// written to. It is made beside `path` under a temporary name and given
+    /// its name only when whole and sound: `path` holds a checked copy or
     /// nothing, whatever goes wrong (a full disk, say) on the way.
     public func backup(to path: String) throws(StoreError) {
         guard !FileManager.default.fileExists(atPath: path) else {
             throw StoreError(message: "\(path) already exists; choose a new file")
         }
-        // Beside `path`, so that the final rename stays on one file system.
+        // Beside `path`, so that the final link stays on one file system.
         let partial = path + ".partial-" + UUID().uuidString
         do {
             let destination = try DatabaseQueue(path: partial)
@@ -273,10 +272,13 @@ extension AppDatabase {
                 throw error
             }
             guard check == "ok" else { throw StoreError(message: "the copy failed its integrity check: \(check)") }
-            guard !FileManager.default.fileExists(atPath: path) else {
-                throw StoreError(message: "\(path) appeared while the copy was made; choose a new file")
+            // link(2) gives the copy its name only if nothing holds that name,
+            // atomically (a rename would replace a file that appeared meanwhile).
+            guard link(partial, path) == 0 else {
+                let reason = errno == EEXIST ? "already exists; choose a new file" : String(cString: strerror(errno))
+                throw StoreError(message: "\(path) \(reason)")
             }
-            try FileManager.default.moveItem(atPath: partial, toPath: path)
+            try? FileManager.default.removeItem(atPath: partial)
         } catch {
             for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: partial + suffix) }
             if let error = error as? StoreError { throw error }

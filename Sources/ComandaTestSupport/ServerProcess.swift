@@ -45,17 +45,17 @@ public final class ServerProcess {
     }
 
     /// Starts `comanda serve` with `arguments` (host and port are added) in
-    /// `directory`, and waits until `/health` answers. With
-    /// `openFilesSoftLimit`, a shell lowers its soft open-files limit to that
-    /// and execs comanda in its place (so `pid` is still comanda's own).
+    /// `directory`, and waits until `/health` answers. With `shellSetup` (e.g.
+    /// `ulimit -Sn 64`), a shell runs that first and execs comanda in its place,
+    /// so `pid` is still comanda's own.
     public init(arguments: [String], directory: String, environment: [String: String] = [:],
-                openFilesSoftLimit: Int? = nil) throws {
+                shellSetup: String? = nil) throws {
         // The port is free when chosen but released before comanda binds it, so a
         // test running in parallel may take it first: then try another one.
         var attempt = 0
         while true {
             attempt += 1
-            let (process, port, logPath) = try Self.launch(arguments, directory, environment, openFilesSoftLimit)
+            let (process, port, logPath) = try Self.launch(arguments, directory, environment, shellSetup)
             let deadline = Date().addingTimeInterval(20)
             var exitedLog: String?
             while Date() < deadline {
@@ -68,6 +68,7 @@ public final class ServerProcess {
             }
             guard let exitedLog else {
                 kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
                 throw TestClientError("comanda did not answer /health in 20 s: \(Self.read(logPath))")
             }
             guard exitedLog.contains("Address already in use"), attempt < 5 else {
@@ -77,17 +78,10 @@ public final class ServerProcess {
     }
 
     private static func launch(_ arguments: [String], _ directory: String, _ environment: [String: String],
-                               _ openFilesSoftLimit: Int?) throws -> (Process, Int, String) {
+                               _ shellSetup: String?) throws -> (Process, Int, String) {
         let port = freePort()
-        let process = Process()
-        let serve = ["serve", "--host", "127.0.0.1", "--port", String(port), "--log-level", "notice"] + arguments
-        if let limit = openFilesSoftLimit {
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "ulimit -Sn \(limit) && exec \"$0\" \"$@\"", binaryPath] + serve
-        } else {
-            process.executableURL = URL(fileURLWithPath: binaryPath)
-            process.arguments = serve
-        }
+        let process = comandaProcess(["serve", "--host", "127.0.0.1", "--port", String(port), "--log-level", "notice"] + arguments,
+                                     shellSetup: shellSetup)
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
@@ -138,14 +132,7 @@ public func makeTemporaryFolder(_ prefix: String = "comanda") throws -> String {
 /// With `shellSetup` (e.g. `ulimit -f 16`), a shell runs that first and then
 /// execs comanda in its place.
 public func runComanda(_ arguments: [String], in directory: String, shellSetup: String? = nil) throws -> (Int32, String) {
-    let process = Process()
-    if let shellSetup {
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", shellSetup + " && exec \"$0\" \"$@\"", ServerProcess.binaryPath] + arguments
-    } else {
-        process.executableURL = URL(fileURLWithPath: ServerProcess.binaryPath)
-        process.arguments = arguments
-    }
+    let process = comandaProcess(arguments, shellSetup: shellSetup)
     process.currentDirectoryURL = URL(fileURLWithPath: directory)
     let pipe = Pipe()
     process.standardOutput = pipe
@@ -154,4 +141,18 @@ public func runComanda(_ arguments: [String], in directory: String, shellSetup: 
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}
+
+/// The comanda binary with `arguments`, or, with `shellSetup`, a shell that runs
+/// that first and then execs comanda in its place (same process id).
+private func comandaProcess(_ arguments: [String], shellSetup: String?) -> Process {
+    let process = Process()
+    if let shellSetup {
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", shellSetup + " && exec \"$0\" \"$@\"", ServerProcess.binaryPath] + arguments
+    } else {
+        process.executableURL = URL(fileURLWithPath: ServerProcess.binaryPath)
+        process.arguments = arguments
+    }
+    return process
 }

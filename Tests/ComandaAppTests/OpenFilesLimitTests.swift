@@ -21,7 +21,7 @@ import Glibc
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try FileManager.default.createDirectory(atPath: dir + "/Public", withIntermediateDirectories: true)
         let server = try ServerProcess(arguments: ["--database", dir + "/c.sqlite", "--public", dir + "/Public"],
-                                       directory: dir, openFilesSoftLimit: 64)
+                                       directory: dir, shellSetup: "ulimit -Sn 64")
         defer { server.stop() }
 
         #expect(server.log().contains("open-files limit raised from 64 to \(hard) (the hard limit)"))
@@ -48,7 +48,7 @@ import Glibc
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try FileManager.default.createDirectory(atPath: dir + "/Public", withIntermediateDirectories: true)
         let server = try ServerProcess(arguments: ["--database", dir + "/c.sqlite", "--public", dir + "/Public"],
-                                       directory: dir, openFilesSoftLimit: Int(limit.rlim_max))
+                                       directory: dir, shellSetup: "ulimit -Sn \(limit.rlim_max)")
         defer { server.stop() }
         #expect(server.log().contains("open-files limit \(limit.rlim_max) (already the hard limit)"))
     }
