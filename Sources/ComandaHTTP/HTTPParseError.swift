@@ -1,13 +1,13 @@
 /// Every way a request can fail to parse; each maps to one status and one
 /// error code, and the connection is closed after answering it.
 public enum HTTPParseError: Error, Sendable, Equatable {
-    /// The request line is not `METHOD SP target SP HTTP/x.y`.
+    /// The request line is not `METHOD SP target SP HTTP/d.d` (a missing version included).
     case malformedRequestLine
     /// The method is a valid token but not one this server implements.
     case unknownMethod
     /// The request target is not origin, absolute or asterisk form, or has bad bytes.
     case invalidTarget
-    /// The version is well formed but not HTTP/1.0 or HTTP/1.1 (or it is HTTP/0.9).
+    /// The version is well formed (`HTTP/d.d`) but not HTTP/1.0 or HTTP/1.1.
     case unsupportedVersion
     /// The request line is longer than the limit.
     case requestLineTooLong
@@ -23,6 +23,8 @@ public enum HTTPParseError: Error, Sendable, Equatable {
     case contentLengthWithTransferEncoding
     /// A transfer coding other than `chunked` alone.
     case unsupportedTransferEncoding
+    /// `Transfer-Encoding` names `chunked` more than once.
+    case invalidTransferEncoding
     /// A chunk size or chunk framing is malformed.
     case invalidChunk
     /// The body (announced or received) is over the limit.
@@ -37,7 +39,7 @@ public enum HTTPParseError: Error, Sendable, Equatable {
         case .headersTooLarge: return .headerFieldsTooLarge
         case .bodyTooLarge: return .contentTooLarge
         case .malformedRequestLine, .invalidTarget, .malformedHeader, .invalidHost,
-             .invalidContentLength, .contentLengthWithTransferEncoding, .invalidChunk:
+             .invalidContentLength, .contentLengthWithTransferEncoding, .invalidTransferEncoding, .invalidChunk:
             return .badRequest
         }
     }
@@ -69,6 +71,7 @@ public enum HTTPParseError: Error, Sendable, Equatable {
         case .invalidContentLength: return "Content-Length is invalid."
         case .contentLengthWithTransferEncoding: return "Content-Length and Transfer-Encoding must not both be sent."
         case .unsupportedTransferEncoding: return "Only the chunked transfer coding is supported."
+        case .invalidTransferEncoding: return "Transfer-Encoding names chunked more than once."
         case .invalidChunk: return "The chunked body is malformed."
         case .bodyTooLarge: return "The request body is too large."
         }

@@ -174,12 +174,8 @@ public struct HTTPRequestParser: Sendable {
         let methodBytes = UnsafeRawBufferPointer(rebasing: line[0..<sp1])
         guard !methodBytes.isEmpty, methodBytes.allSatisfy(isTokenByte) else { throw .malformedRequestLine }
         let targetStart = sp1 + 1
-        guard let sp2 = find(0x20, in: line, from: targetStart) else {
-            // `GET /` with no version is HTTP/0.9.
-            let rest = UnsafeRawBufferPointer(rebasing: line[targetStart...])
-            if rest.first == UInt8(ascii: "/"), rest.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) { throw .unsupportedVersion }
-            throw .malformedRequestLine
-        }
+        // No version at all (`GET /`, HTTP/0.9's form) is malformed, not an unsupported version (RFC 9112 §3).
+        guard let sp2 = find(0x20, in: line, from: targetStart) else { throw .malformedRequestLine }
         let targetBytes = UnsafeRawBufferPointer(rebasing: line[targetStart..<sp2])
         let versionBytes = UnsafeRawBufferPointer(rebasing: line[(sp2 + 1)...])
         let version = try parseVersion(versionBytes)
@@ -188,16 +184,16 @@ public struct HTTPRequestParser: Sendable {
         return (method, target, version)
     }
 
+    /// `HTTP/` DIGIT `.` DIGIT exactly (RFC 9112 §2.3); anything else is malformed (400).
+    /// A well-formed version other than 1.0 and 1.1 is unsupported (505).
     private static func parseVersion(_ v: UnsafeRawBufferPointer) throws(HTTPParseError) -> HTTPVersion {
-        let prefix = "HTTP/".utf8
-        guard v.count >= 6, v.prefix(5).elementsEqual(prefix) else { throw .malformedRequestLine }
-        let rest = v.dropFirst(5)
-        guard rest.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: ".") }),
-              let first = rest.first, first >= 0x30, first <= 0x39 else { throw .malformedRequestLine }
-        if rest.count == 3, rest[rest.startIndex + 1] == UInt8(ascii: "."), rest[rest.startIndex] == UInt8(ascii: "1") {
-            let minor = rest[rest.startIndex + 2]
-            if minor == UInt8(ascii: "1") { return .http1_1 }
-            if minor == UInt8(ascii: "0") { return .http1_0 }
+        func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+        guard v.count == 8, v.prefix(5).elementsEqual("HTTP/".utf8), isDigit(v[5]), v[6] == UInt8(ascii: "."), isDigit(v[7]) else {
+            throw .malformedRequestLine
+        }
+        if v[5] == UInt8(ascii: "1") {
+            if v[7] == UInt8(ascii: "1") { return .http1_1 }
+            if v[7] == UInt8(ascii: "0") { return .http1_0 }
         }
         throw .unsupportedVersion
     }
@@ -245,6 +241,8 @@ public struct HTTPRequestParser: Sendable {
         if !te.isEmpty && !cl.isEmpty { throw .contentLengthWithTransferEncoding }
         if !te.isEmpty {
             let codings = te.flatMap { $0.split(separator: ",") }.map { $0.trimmingHTTPWhitespace() }.filter { !$0.isEmpty }
+            // chunked applied twice is not a coding we lack but a malformed message (RFC 9112 §6.1): 400.
+            if codings.filter({ $0.asciiCaseInsensitiveEquals("chunked") }).count > 1 { throw .invalidTransferEncoding }
             guard codings.count == 1, codings[0].asciiCaseInsensitiveEquals("chunked") else { throw .unsupportedTransferEncoding }
             guard version == .http1_1 else { throw .unsupportedTransferEncoding }
             return .chunked

@@ -162,6 +162,10 @@ private let gzipEcho = ClosureResponder { request in
 
     @Test(arguments: [
         ("GET / HTTP/2.0\r\nHost: t\r\n\r\n", 505),
+        ("GET /\r\nHost: t\r\n\r\n", 400),
+        ("GET / HTTP/1\r\nHost: t\r\n\r\n", 400),
+        ("GET / HTTP/1.1.1\r\nHost: t\r\n\r\n", 400),
+        ("POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400),
         ("BREW / HTTP/1.1\r\nHost: t\r\n\r\n", 501),
         ("GET / HTTP/1.1\r\n\r\n", 400),
         ("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400),
