@@ -9,6 +9,11 @@ COPY Package.swift ./
 RUN swift package resolve
 COPY Sources ./Sources
 COPY Tests ./Tests
+# Built into the binary through Sources/ComandaResources' symlinks, so the
+# image (and any copy of the binary) runs without these folders beside it.
+COPY Public ./Public
+COPY Config ./Config
+COPY docs/openapi.json ./docs/openapi.json
 RUN swift build -c release --static-swift-stdlib --product comanda \
  && mkdir -p /staging \
  && cp "$(swift build -c release --static-swift-stdlib --show-bin-path)/comanda" /staging/ \

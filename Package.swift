@@ -50,11 +50,17 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // Public/, Config/ and docs/openapi.json built into the binary (symlinks
+        // in the target's folder point at them), for a binary run from anywhere.
+        .target(
+            name: "ComandaResources",
+            resources: [.embedInCode("Public"), .embedInCode("Config"), .embedInCode("openapi.json")]
+        ),
         // Routes binding HTTP to the domain, configuration, error mapping.
         .target(
             name: "ComandaApp",
             dependencies: [
-                "ComandaHTTP", "ComandaCore", "ComandaStore",
+                "ComandaHTTP", "ComandaCore", "ComandaStore", "ComandaResources",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -63,7 +69,7 @@ let package = Package(
         .executableTarget(
             name: "comanda",
             dependencies: [
-                "ComandaApp",
+                "ComandaApp", "ComandaCore", "ComandaResources",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -85,7 +91,7 @@ let package = Package(
         .testTarget(
             name: "ComandaAppTests",
             dependencies: [
-                "ComandaApp", "ComandaHTTP", "ComandaStore", "ComandaCore", "ComandaTestSupport",
+                "ComandaApp", "ComandaHTTP", "ComandaStore", "ComandaCore", "ComandaTestSupport", "ComandaResources",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

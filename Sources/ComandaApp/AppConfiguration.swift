@@ -156,13 +156,19 @@ public struct AppConfiguration: Sendable, Equatable {
 
     /// Loads the configuration: defaults, then the file (if it exists; it must
     /// when `fileRequired`), then `environment`, then `flags` (key → value).
-    public static func load(file: String, fileRequired: Bool, environment: [String: String],
+    /// A missing file that is not required is replaced by `builtIn` (the copy in the binary), when given.
+    public static func load(file: String, fileRequired: Bool, builtIn: [UInt8]? = nil, environment: [String: String],
                             flags: [(key: String, value: String)]) throws(ConfigurationError) -> AppConfiguration {
         var config = AppConfiguration()
         if FileManager.default.fileExists(atPath: file) {
-            try config.applyFile(file)
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw ConfigurationError("cannot read configuration file \(file)")
+            }
+            try config.applyFile(Data(data), label: file)
         } else if fileRequired {
             throw ConfigurationError("configuration file \(file) does not exist")
+        } else if let builtIn {
+            try config.applyFile(Data(builtIn), label: "the built-in Config/comanda.json")
         }
         for setting in settings {
             if let value = environment[setting.environmentName] {
@@ -175,10 +181,7 @@ public struct AppConfiguration: Sendable, Equatable {
         return config
     }
 
-    private mutating func applyFile(_ path: String) throws(ConfigurationError) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigurationError("cannot read configuration file \(path)")
-        }
+    private mutating func applyFile(_ data: Data, label path: String) throws(ConfigurationError) {
         let dict: [String: FileValue]
         do { dict = try JSONDecoder().decode([String: FileValue].self, from: data) } catch {
             throw ConfigurationError("configuration file \(path) is not a JSON object of settings (\(Self.describe(error)))")

@@ -4,15 +4,12 @@ import ComandaStore
 import Foundation
 import Logging
 
-/// A route's handler: the request and its path parameters in, a response out;
-/// a thrown `APIError` is answered as it says, anything else as a 500.
-public typealias RouteHandler = @Sendable (HTTPRequest, PathParameters) throws -> HTTPResponse
-
 /// The whole application behind one seam: routing, static files, error
 /// mapping, conditional GET and gzip. Tests call `respond(to:)` in-process;
 /// the server calls the same method for requests from sockets.
 public final class ComandaApplication: HTTPResponder {
-    private let router: Router<RouteHandler>
+    private let router: Router<Route>
+    private let users: UserService
     private let staticFiles: StaticFiles?
     private let logger: Logger
     /// The legacy host app's base path, host key included (`/queue/KEY`).
@@ -21,25 +18,29 @@ public final class ComandaApplication: HTTPResponder {
     public let metrics: AppMetrics
 
     /// Builds the application on an open database; `now` (Unix seconds) is the clock.
+    /// `locator` finds the default pages and the API description (working directory, then beside the binary).
     public init(configuration: AppConfiguration, database: AppDatabase, logger: Logger = Logger(label: "comanda"),
-                now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }) {
+                now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) },
+                locator: ResourceLocator = ResourceLocator()) {
         self.logger = logger
-        self.staticFiles = StaticFiles(folder: configuration.publicFolder)
-        var router = Router<RouteHandler>()
+        self.staticFiles = configuration.pages(locator).staticFiles
+        var router = Routes()
         let metrics = AppMetrics(database: database)
         self.metrics = metrics
         HealthRoutes.register(on: &router)
-        router.add(.GET, "/metrics") { _, _ in
+        APIDescriptionRoutes.register(on: &router, document: APIDescriptionRoutes.document(locator))
+        router.add(.GET, "/metrics", .anyone) { _ in
             HTTPResponse(status: .ok, headers: HTTPHeaders([("Content-Type", "text/plain; version=0.0.4; charset=utf-8")]),
                          body: metrics.exposition())
         }
         let catalog = MenuCatalog(database: database, categorias: configuration.categorias)
         MenuRoutes.register(on: &router, catalog: catalog)
         let users = UserService(database: database, configuration: configuration, now: now)
+        self.users = users
         UserRoutes.register(on: &router, users: users, catalog: catalog)
         OrderRoutes.register(on: &router, users: users, database: database)
         let waitlist = WaitlistService(database: database, now: now)
-        WaitlistRoutes.register(on: &router, waitlist: waitlist, users: users)
+        WaitlistRoutes.register(on: &router, waitlist: waitlist)
         let key: String
         do {
             key = try database.queueHostKey(configured: configuration.queueHostKey, generate: WaitlistService.generateHostKey)
@@ -49,7 +50,12 @@ public final class ComandaApplication: HTTPResponder {
         }
         self.queueHostPath = configuration.queuePath + "/" + key
         LegacyQueueRoutes.register(on: &router, base: configuration.queuePath, hostKey: key, waitlist: waitlist)
-        self.router = router
+        self.router = router.router
+    }
+
+    /// Every route with its access, in the order registered (the API description is held against it).
+    public var routeTable: [RouteEntry] {
+        router.entries.map { RouteEntry(method: $0.method, pattern: $0.pattern, access: $0.handler.access) }
     }
 
     /// Answers one request.
@@ -66,8 +72,8 @@ public final class ComandaApplication: HTTPResponder {
     /// The answer and the route it counts under (the pattern, never the raw path).
     private func route(_ request: HTTPRequest) -> (HTTPResponse, String) {
         switch router.match(request.method, path: request.path) {
-        case .found(let handler, let parameters, let pattern):
-            return (answer(request, handler, parameters), pattern)
+        case .found(let route, let parameters, let pattern):
+            return (answer(request, route, parameters), pattern)
         case .methodNotAllowed(let allowed):
             return (methodNotAllowed(request, allowed), "unmatched")
         case .badPath:
@@ -78,20 +84,35 @@ public final class ComandaApplication: HTTPResponder {
         }
     }
 
-    private func answer(_ request: HTTPRequest, _ handler: RouteHandler, _ parameters: PathParameters) -> HTTPResponse {
+    /// The one place where a route's access is checked: the token for `user`
+    /// and `staff` routes, the role for `staff` ones (`gerente` passes every
+    /// staff check), before the handler runs.
+    private func answer(_ request: HTTPRequest, _ route: Route, _ parameters: PathParameters) -> HTTPResponse {
         do {
-            return try handler(request, parameters)
-            } catch let error as APIError {
-                return error.response
-            } catch let error as UserError {
-                return APIError(error).response
-            } catch let error as WaitlistError {
-                return APIError(error).response
-            } catch let error as OrderError {
-                return APIError(error).response
-            } catch {
-                return internalError(error, request: request)
+            var session: Session?
+            switch route.access {
+            case .anyone:
+                break
+            case .user:
+                let (usuario, hash) = try users.authenticate(request)
+                session = Session(usuario: usuario, tokenHash: hash)
+            case .staff(let rol):
+                let (usuario, hash) = try users.authenticate(request)
+                guard usuario.rol.passes(rol) else { throw UserError.forbidden }
+                session = Session(usuario: usuario, tokenHash: hash)
             }
+            return try route.handler(RouteRequest(http: request, params: parameters, session: session))
+        } catch let error as APIError {
+            return error.response
+        } catch let error as UserError {
+            return APIError(error).response
+        } catch let error as WaitlistError {
+            return APIError(error).response
+        } catch let error as OrderError {
+            return APIError(error).response
+        } catch {
+            return internalError(error, request: request)
+        }
     }
 
     private func methodNotAllowed(_ request: HTTPRequest, _ allowed: [HTTPMethod]) -> HTTPResponse {

@@ -6,7 +6,7 @@ import ComandaHTTP
 /// text, on errors too (with the true status), because the app parses
 /// whatever body it gets; a wrong host key is 404 with an empty body.
 enum LegacyQueueRoutes {
-    static func register(on router: inout Router<RouteHandler>, base: String, hostKey: String, waitlist: WaitlistService) {
+    static func register(on router: inout Routes, base: String, hostKey: String, waitlist: WaitlistService) {
         @Sendable func feed(_ status: HTTPStatus) throws -> HTTPResponse {
             let body = Array(LegacyFeed.render(try waitlist.list().parties).utf8)
             var response = HTTPResponse(status: status, headers: HTTPHeaders([("Content-Type", "text/plain; charset=utf-8")]), body: body)
@@ -34,20 +34,26 @@ enum LegacyQueueRoutes {
             return id
         }
 
-        router.add(.GET, base) { _, _ in try feed(.ok) }
-        router.add(.GET, base + "/:key") { _, params in try host(params, success: .ok) {} }
-        router.add(.PUT, base + "/:key/seat/:id") { _, params in
-            try host(params, success: .ok) { _ = try waitlist.ready(id: try legacyID(params)) }
+        router.add(.GET, base, .anyone) { _ in try feed(.ok) }
+        router.add(.GET, base + "/:key", .anyone) { r in
+            try host(r.params, success: .ok) {}
         }
-        router.add(.DELETE, base + "/:key/remove/:id") { _, params in
-            try host(params, success: .ok) { try waitlist.remove(id: try legacyID(params)) }
+        router.add(.PUT, base + "/:key/seat/:id", .anyone) { r in
+            let params = r.params
+            return try host(params, success: .ok) { _ = try waitlist.ready(id: try legacyID(params)) }
+        }
+        router.add(.DELETE, base + "/:key/remove/:id", .anyone) { r in
+            let params = r.params
+            return try host(params, success: .ok) { try waitlist.remove(id: try legacyID(params)) }
         }
         // `…/{name}/` with the size left out.
-        router.add(.POST, base + "/:key/:name") { _, params in
-            try host(params, success: .created) { throw WaitlistError.invalidSize }
+        router.add(.POST, base + "/:key/:name", .anyone) { r in
+            let params = r.params
+            return try host(params, success: .created) { throw WaitlistError.invalidSize }
         }
-        router.add(.POST, base + "/:key/:name/:size") { _, params in
-            try host(params, success: .created) {
+        router.add(.POST, base + "/:key/:name/:size", .anyone) { r in
+            let params = r.params
+            return try host(params, success: .created) {
                 guard let raw = params["size"], !raw.isEmpty, raw.utf8.count <= 3,
                       raw.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let size = Int(raw) else {
                     throw WaitlistError.invalidSize

@@ -1,4 +1,5 @@
 import ComandaCore
+import ComandaResources
 import ComandaStore
 import Foundation
 
@@ -28,17 +29,28 @@ public enum MenuImport {
         }
     }
 
-    /// On a database that never had a menu, imports `file`; otherwise does
-    /// nothing, even if the file changed. A missing file on a first start
-    /// leaves the menu empty (returns nil) rather than stopping the server.
-    public static func importOnFirstStart(_ file: String, into database: AppDatabase) throws(Failure) -> ImportResult? {
+    /// On a database that never had a menu, imports the menu from `source`;
+    /// otherwise does nothing, even if the file changed. A missing file on a
+    /// first start leaves the menu empty (returns nil) rather than stopping the server.
+    public static func importOnFirstStart(_ source: MenuSource, into database: AppDatabase) throws(Failure) -> ImportResult? {
         let already: Bool
         do { already = try database.platosImportados() } catch { throw Failure(description: error.description) }
         if already { return .alreadyImported }
-        guard FileManager.default.fileExists(atPath: file) else { return nil }
-        let entries = try read(file: file)
+        let entries: [DatosPlato]
+        let label: String
+        switch source {
+        case .file(let file):
+            guard FileManager.default.fileExists(atPath: file) else { return nil }
+            entries = try read(file: file)
+            label = file
+        case .builtIn:
+            label = "the built-in Config/platos.json"
+            do { entries = try MenuFile.parse(Data(BuiltIn.platos)) } catch {
+                throw Failure(description: "\(label): \(error.description); nothing was imported")
+            }
+        }
         do { return try database.importPlatos(entries, onlyFirstTime: true) } catch {
-            throw Failure(description: "\(file): the database refused the import (\(error.description)); nothing was imported")
+            throw Failure(description: "\(label): the database refused the import (\(error.description)); nothing was imported")
         }
     }
 }

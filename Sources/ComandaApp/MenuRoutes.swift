@@ -3,16 +3,17 @@ import ComandaHTTP
 
 /// `GET /platos`, `/platos/{id}`, `/carta` and `/categorias`.
 enum MenuRoutes {
-    static func register(on router: inout Router<RouteHandler>, catalog: MenuCatalog) {
-        router.add(.GET, "/platos") { request, _ in
+    static func register(on router: inout Routes, catalog: MenuCatalog) {
+        router.add(.GET, "/platos", .anyone) { r in
+            let request = r.http
             let (q, tipo, key) = filter("platos", request)
             let answer = try catalog.answer(key: key) { menu in
                 try JSON.encode(menu.search(query: q, tipo: tipo).map(PlatoDTO.init))
             }
             return respond(answer)
         }
-        router.add(.GET, "/platos/:id") { _, params in
-            guard let raw = params["id"], let id = Int64(raw), id > 0 else {
+        router.add(.GET, "/platos/:id", .anyone) { r in
+            guard let raw = r.params["id"], let id = Int64(raw), id > 0 else {
                 throw APIError.notFound("There is no dish with this id.")
             }
             let answer = try catalog.answer(key: "plato\u{0}\(id)") { menu in
@@ -21,7 +22,8 @@ enum MenuRoutes {
             }
             return respond(answer)
         }
-        router.add(.GET, "/carta") { request, _ in
+        router.add(.GET, "/carta", .anyone) { r in
+            let request = r.http
             let (q, tipo, key) = filter("carta", request)
             let answer = try catalog.answer(key: key) { menu in
                 let found = menu.search(query: q, tipo: tipo)
@@ -33,7 +35,7 @@ enum MenuRoutes {
             }
             return respond(answer)
         }
-        router.add(.GET, "/categorias") { _, _ in
+        router.add(.GET, "/categorias", .anyone) { _ in
             let answer = try catalog.answer(key: "categorias") { menu in
                 try JSON.encode(menu.sections.map {
                     CategoriaDTO(tipo: $0.tipo, descripcion: $0.descripcion, numPlatos: $0.platos.count)

@@ -4,41 +4,47 @@ import ComandaStore
 
 /// Every `/pedidos` route: a user sees only their own orders (anyone else's is 404).
 enum OrderRoutes {
-    static func register(on router: inout Router<RouteHandler>, users: UserService, database: AppDatabase) {
+    static func register(on router: inout Routes, users: UserService, database: AppDatabase) {
         let idempotency = Idempotency(database: database, now: { users.currentTime })
 
-        router.add(.POST, "/pedidos") { request, _ in
-            let usuario = try users.authenticate(request).usuario
+        router.add(.POST, "/pedidos", .user) { r in
+            let usuario = try r.usuario
+            let request = r.http
             return try idempotency.run(request, usuarioID: usuario.id) {
                 let (pedido, created) = try database.openPedido(usuarioID: usuario.id, now: users.currentTime)
                 return HTTPResponse.json(OrderJSON.pedido(pedido), status: created ? .created : .ok)
             }
         }
-        router.add(.GET, "/pedidos/actual") { request, _ in
-            let usuario = try users.authenticate(request).usuario
+        router.add(.GET, "/pedidos/actual", .user) { r in
+            let usuario = try r.usuario
             guard let pedido = try database.pedidoActual(usuarioID: usuario.id) else {
                 throw APIError.notFound("You have no current order.")
             }
             return HTTPResponse.json(OrderJSON.pedido(pedido))
         }
-        router.add(.GET, "/pedidos") { request, _ in
-            let usuario = try users.authenticate(request).usuario
+        router.add(.GET, "/pedidos", .user) { r in
+            let usuario = try r.usuario
+            let request = r.http
             let limit = try positiveInt(request.queryValue("limit"), field: "limit", range: 1...200) ?? 50
             let antes = try positiveInt(request.queryValue("antes"), field: "antes", range: 1...Int.max).map(Int64.init)
             let list = try database.historial(usuarioID: usuario.id, limit: limit, antes: antes)
             return HTTPResponse.json(OrderJSON.historial(list))
         }
-        router.add(.GET, "/pedidos/:id") { request, params in
-            let usuario = try users.authenticate(request).usuario
+        router.add(.GET, "/pedidos/:id", .user) { r in
+            let usuario = try r.usuario
+            let params = r.params
             return HTTPResponse.json(OrderJSON.pedido(try database.pedido(id: try id(params, "id"), usuarioID: usuario.id)))
         }
-        router.add(.DELETE, "/pedidos/:id") { request, params in
-            let usuario = try users.authenticate(request).usuario
+        router.add(.DELETE, "/pedidos/:id", .user) { r in
+            let usuario = try r.usuario
+            let params = r.params
             try database.cancelPedido(pedidoID: try id(params, "id"), usuarioID: usuario.id)
             return HTTPResponse(status: .noContent)
         }
-        router.add(.POST, "/pedidos/:id/lineas") { request, params in
-            let usuario = try users.authenticate(request).usuario
+        router.add(.POST, "/pedidos/:id/lineas", .user) { r in
+            let usuario = try r.usuario
+            let request = r.http
+            let params = r.params
             let pedidoID = try id(params, "id")
             let body = try JSONBody(request)
             let platoID = try body.int("plato_id")
@@ -47,22 +53,27 @@ enum OrderRoutes {
                                                          platoID: Int64(platoID), cantidad: cantidad)
             return HTTPResponse.json(OrderJSON.linea(linea), status: created ? .created : .ok)
         }
-        router.add(.PUT, "/pedidos/:id/lineas/:linea_id") { request, params in
-            let usuario = try users.authenticate(request).usuario
+        router.add(.PUT, "/pedidos/:id/lineas/:linea_id", .user) { r in
+            let usuario = try r.usuario
+            let request = r.http
+            let params = r.params
             let pedidoID = try id(params, "id")
             let lineaID = try id(params, "linea_id", missing: .lineaNotFound)
             let cantidad = try PedidoRules.cantidad(try JSONBody(request).int("cantidad"))
             return HTTPResponse.json(OrderJSON.linea(try database.setCantidad(pedidoID: pedidoID, usuarioID: usuario.id,
                                                                        lineaID: lineaID, cantidad: cantidad)))
         }
-        router.add(.DELETE, "/pedidos/:id/lineas/:linea_id") { request, params in
-            let usuario = try users.authenticate(request).usuario
+        router.add(.DELETE, "/pedidos/:id/lineas/:linea_id", .user) { r in
+            let usuario = try r.usuario
+            let params = r.params
             try database.deleteLinea(pedidoID: try id(params, "id"), usuarioID: usuario.id,
                                      lineaID: try id(params, "linea_id", missing: .lineaNotFound))
             return HTTPResponse(status: .noContent)
         }
-        router.add(.POST, "/pedidos/:id/checkout") { request, params in
-            let usuario = try users.authenticate(request).usuario
+        router.add(.POST, "/pedidos/:id/checkout", .user) { r in
+            let usuario = try r.usuario
+            let request = r.http
+            let params = r.params
             let pedidoID = try id(params, "id")
             return try idempotency.run(request, usuarioID: usuario.id) {
                 let body = try JSONBody(request)

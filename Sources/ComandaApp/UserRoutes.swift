@@ -3,43 +3,43 @@ import ComandaHTTP
 
 /// `/usuarios`, `/sesiones` and the favourites.
 enum UserRoutes {
-    static func register(on router: inout Router<RouteHandler>, users: UserService, catalog: MenuCatalog) {
-        router.add(.POST, "/usuarios") { request, _ in
-            let body = try JSONBody(request)
+    static func register(on router: inout Routes, users: UserService, catalog: MenuCatalog) {
+        router.add(.POST, "/usuarios", .anyone) { r in
+            let body = try JSONBody(r.http)
             let usuario = try users.register(nombre: try body.string("nombre"), login: try body.string("login"),
                                              password: try body.string("password"))
             return try JSON.response(UsuarioDTO(usuario), status: .created)
         }
-        router.add(.POST, "/sesiones") { request, _ in
-            let body = try JSONBody(request)
+        router.add(.POST, "/sesiones", .anyone) { r in
+            let body = try JSONBody(r.http)
             let (token, usuario) = try users.login(login: try body.string("login"), password: try body.string("password"))
             var response = try JSON.response(SesionDTO(token: token, usuario: UsuarioYoDTO(usuario)), status: .created)
             response.headers.add("Cache-Control", "no-store")
             return response
         }
-        router.add(.DELETE, "/sesiones/actual") { request, _ in
-            let (_, hash) = try users.authenticate(request)
-            try users.logout(tokenHash: hash)
+        router.add(.DELETE, "/sesiones/actual", .user) { r in
+            guard let session = r.session else { throw UserError.unauthenticated }
+            try users.logout(tokenHash: session.tokenHash)
             return HTTPResponse(status: .noContent)
         }
-        router.add(.GET, "/usuarios/yo") { request, _ in
-            try JSON.response(UsuarioYoDTO(try users.authenticate(request).usuario))
+        router.add(.GET, "/usuarios/yo", .user) { r in
+            try JSON.response(UsuarioYoDTO(try r.usuario))
         }
-        router.add(.GET, "/usuarios/yo/favoritos") { request, _ in
-            let usuario = try users.authenticate(request).usuario
+        router.add(.GET, "/usuarios/yo/favoritos", .user) { r in
+            let usuario = try r.usuario
             let menu = try catalog.menu()
             let platos = try users.favoritos(usuario).compactMap(menu.plato(id:))
             return try JSON.response(platos.map(PlatoDTO.init))
         }
-        router.add(.PUT, "/usuarios/yo/favoritos/:plato_id") { request, params in
-            let usuario = try users.authenticate(request).usuario
-            guard let raw = params["plato_id"], let id = Int64(raw), id > 0 else { throw UserError.unknownPlato }
+        router.add(.PUT, "/usuarios/yo/favoritos/:plato_id", .user) { r in
+            let usuario = try r.usuario
+            guard let raw = r.params["plato_id"], let id = Int64(raw), id > 0 else { throw UserError.unknownPlato }
             try users.addFavorito(usuario, platoID: id)
             return HTTPResponse(status: .noContent)
         }
-        router.add(.DELETE, "/usuarios/yo/favoritos/:plato_id") { request, params in
-            let usuario = try users.authenticate(request).usuario
-            guard let raw = params["plato_id"], let id = Int64(raw), id > 0 else { throw UserError.unknownPlato }
+        router.add(.DELETE, "/usuarios/yo/favoritos/:plato_id", .user) { r in
+            let usuario = try r.usuario
+            guard let raw = r.params["plato_id"], let id = Int64(raw), id > 0 else { throw UserError.unknownPlato }
             try users.removeFavorito(usuario, platoID: id)
             return HTTPResponse(status: .noContent)
         }

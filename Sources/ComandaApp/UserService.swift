@@ -78,13 +78,6 @@ final class UserService: Sendable {
         return (usuario, hash)
     }
 
-    /// The authenticated user, who must have `rol` (403 otherwise).
-    func require(_ rol: Rol, _ request: HTTPRequest) throws -> Usuario {
-        let usuario = try authenticate(request).usuario
-        guard usuario.rol == rol else { throw UserError.forbidden }
-        return usuario
-    }
-
     func logout(tokenHash: [UInt8]) throws {
         try database.deleteSesion(tokenHash: tokenHash)
     }

@@ -3,8 +3,8 @@ import ComandaHTTP
 
 /// `GET/POST /reservations`, `POST /reservations/{id}/ready`, `DELETE /reservations/{id}`.
 enum WaitlistRoutes {
-    static func register(on router: inout Router<RouteHandler>, waitlist: WaitlistService, users: UserService) {
-        router.add(.GET, "/reservations") { _, _ in
+    static func register(on router: inout Routes, waitlist: WaitlistService) {
+        router.add(.GET, "/reservations", .anyone) { _ in
             let (parties, average, at) = try waitlist.list()
             let items = parties.map(Self.json).joined(separator: ",")
             let body = "{\"averageWaitMinutes\":\(average),\"generatedAt\":\(ErrorBody.quoted(LegacyFeed.isoTime(at))),"
@@ -18,19 +18,16 @@ enum WaitlistRoutes {
             response.headers.add("Cache-Control", "no-cache")
             return response
         }
-        router.add(.POST, "/reservations") { request, _ in
-            _ = try users.require(.anfitrion, request)
-            let body = try JSONBody(request)
+        router.add(.POST, "/reservations", .staff(.anfitrion)) { r in
+            let body = try JSONBody(r.http)
             let party = try waitlist.add(name: try body.string("name"), size: try body.int("size"))
             return .json(Self.json(party), status: .created)
         }
-        router.add(.POST, "/reservations/:id/ready") { request, params in
-            _ = try users.require(.anfitrion, request)
-            return .json(Self.json(try waitlist.ready(id: try partyID(params))))
+        router.add(.POST, "/reservations/:id/ready", .staff(.anfitrion)) { r in
+            .json(Self.json(try waitlist.ready(id: try partyID(r.params))))
         }
-        router.add(.DELETE, "/reservations/:id") { request, params in
-            _ = try users.require(.anfitrion, request)
-            try waitlist.remove(id: try partyID(params))
+        router.add(.DELETE, "/reservations/:id", .staff(.anfitrion)) { r in
+            try waitlist.remove(id: try partyID(r.params))
             return HTTPResponse(status: .noContent)
         }
     }

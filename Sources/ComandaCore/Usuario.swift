@@ -1,9 +1,24 @@
-/// A user's role: a customer, or a restaurant host who runs the waitlist.
+/// A user's role: a customer, or one of the restaurant's staff.
 public enum Rol: String, Sendable, Equatable, CaseIterable {
     /// A customer (the default).
     case cliente
-    /// A restaurant host.
+    /// A host: runs the waitlist.
     case anfitrion
+    /// The kitchen: works the placed orders, marks dishes sold out.
+    case cocina
+    /// The manager: everything the other staff may do, plus the menu and the reports.
+    case gerente
+
+    /// Whether this role passes a check for the staff role `required`:
+    /// the role itself, and `gerente` passes every staff check.
+    public func passes(_ required: Rol) -> Bool {
+        self == required || (self == .gerente && required != .cliente)
+    }
+
+    /// The roles that pass a check for `required` (for the API description).
+    public static func passing(_ required: Rol) -> [Rol] {
+        allCases.filter { $0.passes(required) }
+    }
 }
 
 /// A registered user (never with the password).

@@ -1,6 +1,9 @@
 /// The request methods this server understands; any other token is answered 501.
+/// A known method that a path does not take is 405 with `Allow`. `QUERY` is
+/// the IETF's safe method with a body (draft-ietf-httpbis-safe-method-w-body):
+/// known, so clients that try it learn what the path allows.
 public enum HTTPMethod: String, Sendable, CaseIterable {
-    case GET, HEAD, POST, PUT, DELETE, OPTIONS, PATCH, TRACE, CONNECT
+    case GET, HEAD, POST, PUT, DELETE, OPTIONS, PATCH, TRACE, CONNECT, QUERY
 
     /// Maps the raw bytes of a method token to a known method.
     init?(bytes: UnsafeRawBufferPointer) {
@@ -14,6 +17,7 @@ public enum HTTPMethod: String, Sendable, CaseIterable {
         case 5:
             if bytes.elementsEqual("PATCH".utf8) { self = .PATCH; return }
             if bytes.elementsEqual("TRACE".utf8) { self = .TRACE; return }
+            if bytes.elementsEqual("QUERY".utf8) { self = .QUERY; return }
         case 6:
             if bytes.elementsEqual("DELETE".utf8) { self = .DELETE; return }
         case 7:

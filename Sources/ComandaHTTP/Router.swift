@@ -55,6 +55,11 @@ public struct Router<Handler: Sendable>: Sendable {
         routes.append(Route(method: method, pattern: pattern, segments: segments, handler: handler))
     }
 
+    /// Every route, in the order added: method, pattern, handler.
+    public var entries: [(method: HTTPMethod, pattern: String, handler: Handler)] {
+        routes.map { ($0.method, $0.pattern, $0.handler) }
+    }
+
     /// Splits a raw path into decoded segments; nil if one does not decode.
     public static func segments(of path: Substring) -> [String]? {
         var out: [String] = []

@@ -4,12 +4,25 @@ import Glibc
 import Darwin
 #endif
 
-/// Serves files from one folder. No path can leave it: segments are decoded,
-/// `.`/`..`/hidden names, slashes, backslashes and NUL inside a segment are
-/// refused, and the real path (symlinks resolved) must still be inside.
+/// Serves files from one folder, or from a flat set of files in memory (the
+/// ones built into the binary). No path can leave the folder: segments are
+/// decoded, `.`/`..`/hidden names, slashes, backslashes and NUL inside a
+/// segment are refused, and the real path (symlinks resolved) must still be inside.
 public struct StaticFiles: Sendable {
-    /// The folder's real path.
+    /// A file held in memory: its bytes and strong tag.
+    public struct MemoryFile: Sendable {
+        let body: [UInt8]
+        let etag: String
+        /// A file and its strong `ETag` (quoted).
+        public init(body: [UInt8], etag: String) {
+            self.body = body
+            self.etag = etag
+        }
+    }
+
+    /// The folder's real path (empty for files in memory).
     public let root: String
+    private let memory: [String: MemoryFile]?
 
     /// Serves `folder`; nil if it does not exist or is not a folder.
     public init?(folder: String) {
@@ -19,6 +32,13 @@ public struct StaticFiles: Sendable {
         var st = stat()
         guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else { return nil }
         root = path
+        memory = nil
+    }
+
+    /// Serves `files` (name → file, one level, no folders) from memory.
+    public init(files: [String: MemoryFile]) {
+        root = ""
+        memory = files
     }
 
     /// What looking up a path found.
@@ -40,6 +60,7 @@ public struct StaticFiles: Sendable {
             if part.hasPrefix(".") { return .notFound }
             parts.append(part)
         }
+        if let memory { return Self.lookup(parts, in: memory) }
         var candidate = root + "/" + parts.joined(separator: "/")
         if isDirectory(candidate) { candidate += (candidate.hasSuffix("/") ? "" : "/") + "index.html" }
         guard let real = realpath(candidate, nil) else {
@@ -52,6 +73,15 @@ public struct StaticFiles: Sendable {
         let resolved = String(cString: real)
         free(real)
         return lookupFile(resolved)
+    }
+
+    /// `/` is `index.html`, `/display` is `display.html` (no folders in memory).
+    private static func lookup(_ parts: [String], in files: [String: MemoryFile]) -> Lookup {
+        guard parts.count <= 1 else { return .notFound }
+        var name = parts.first ?? "index.html"
+        if files[name] == nil, !name.contains(".") { name += ".html" }
+        guard let file = files[name] else { return .notFound }
+        return .file(body: file.body, contentType: contentType(for: name), etag: file.etag)
     }
 
     private func lookupFile(_ path: String) -> Lookup {

@@ -1,5 +1,7 @@
 import ArgumentParser
 import ComandaApp
+import ComandaCore
+import ComandaResources
 import ComandaHTTP
 import ComandaStore
 import Dispatch
@@ -12,7 +14,7 @@ struct Comanda: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "comanda",
         abstract: "A restaurant server: the menu, orders, users and the walk-in waitlist.",
-        subcommands: [Serve.self, ImportPlatos.self, CreateHost.self, Backup.self],
+        subcommands: [Serve.self, ImportPlatos.self, CreateStaff.self, CreateHost.self, Backup.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -34,13 +36,14 @@ struct CommonOptions: ParsableArguments {
     /// Loads the configuration with these flags on top; exits with one line on error.
     func load(extraFlags: [(key: String, value: String)] = []) -> AppConfiguration {
         let env = ProcessInfo.processInfo.environment
-        let file = config ?? env["COMANDA_CONFIG"] ?? "Config/comanda.json"
+        let explicit = config ?? env["COMANDA_CONFIG"]
+        let file = explicit ?? ResourceLocator().find(AppConfiguration.defaultConfigFile) ?? AppConfiguration.defaultConfigFile
         var flags = extraFlags
         if let database { flags.append(("database", database)) }
         if let logLevel { flags.append(("logLevel", logLevel)) }
         if let platos { flags.append(("platos", platos)) }
         do {
-            return try AppConfiguration.load(file: file, fileRequired: config != nil || env["COMANDA_CONFIG"] != nil,
+            return try AppConfiguration.load(file: file, fileRequired: explicit != nil, builtIn: BuiltIn.configuration,
                                              environment: env, flags: flags)
         } catch {
             fail(error.description)
@@ -89,15 +92,23 @@ struct Serve: ParsableCommand {
             return handler
         }
         let logger = Logger(label: "comanda")
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: configuration.publicFolder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            fail("public folder \(configuration.publicFolder) does not exist")
+        let locator = ResourceLocator()
+        switch configuration.pages(locator) {
+        case .folder(let path): logger.info("pages from \(path)")
+        case .builtIn: logger.info("pages: the ones built into the binary (no Public folder here or beside it)")
+        case .none(let why): logger.warning("\(why)")
         }
         let database = common.openDatabase(configuration)
+        let menu = configuration.menu(locator)
+        let menuName: String
+        switch menu {
+        case .file(let path): menuName = path
+        case .builtIn: menuName = "the built-in house menu"
+        }
         do {
-            switch try MenuImport.importOnFirstStart(configuration.platosFile, into: database) {
+            switch try MenuImport.importOnFirstStart(menu, into: database) {
             case .imported(let inserted, _)?:
-                logger.notice("imported \(inserted) dishes from \(configuration.platosFile) (first start)")
+                logger.notice("imported \(inserted) dishes from \(menuName) (first start)")
             case .alreadyImported?:
                 break
             case nil:
@@ -106,7 +117,7 @@ struct Serve: ParsableCommand {
         } catch {
             fail(error.description)
         }
-        let application = ComandaApplication(configuration: configuration, database: database, logger: logger)
+        let application = ComandaApplication(configuration: configuration, database: database, logger: logger, locator: locator)
         let server = HTTPServer(configuration: configuration.http, responder: application,
                                 logger: Logger(label: "comanda.http"), observer: application.metrics)
         application.metrics.observeConnections { [weak server] in server?.connectionCount ?? 0 }
@@ -168,45 +179,72 @@ enum SignalSources {
     static func keep(_ source: any DispatchSourceSignal) { sources.append(source) }
 }
 
-/// `comanda create-host LOGIN`: creates a restaurant host, or promotes a user.
+/// `comanda create-staff LOGIN --rol ROL`: creates a staff user, or changes an existing user's role.
+struct CreateStaff: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "create-staff",
+        abstract: "Create a staff user (password from standard input or --password-file), or change an existing user's role."
+    )
+
+    @OptionGroup var account: StaffAccountOptions
+
+    @Option(help: "The role: anfitrion (host), cocina (kitchen), gerente (manager), or cliente (take staff rights away).")
+    var rol: String
+
+    func run() throws {
+        guard let role = Rol(rawValue: rol.lowercased()) else {
+            fail("unknown role \(rol.debugDescription): expected one of \(Rol.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        account.run(rol: role)
+    }
+}
+
+/// `comanda create-host LOGIN`: the same as `create-staff LOGIN --rol anfitrion`.
 struct CreateHost: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "create-host",
         abstract: "Create a host (role anfitrion) with a password from standard input or --password-file, or promote an existing user."
     )
 
+    @OptionGroup var account: StaffAccountOptions
+
+    func run() throws { account.run(rol: .anfitrion) }
+}
+
+/// What `create-staff` and `create-host` share: the login, name, password source, and the work.
+struct StaffAccountOptions: ParsableArguments {
     @OptionGroup var common: CommonOptions
 
-    @Argument(help: "The host's login.")
+    @Argument(help: "The staff member's login.")
     var login: String
 
-    @Option(help: "The host's display name (default: the login).")
+    @Option(help: "The display name of a new user (default: the login).")
     var nombre: String?
 
     @Option(help: "A file whose first line is the password (default: read it from standard input).")
     var passwordFile: String?
 
-    func run() throws {
+    func run(rol: Rol) {
         let configuration = common.load()
         let database = common.openDatabase(configuration)
         do {
-            switch try HostAccounts.promote(login: login, in: database) {
+            switch try StaffAccounts.promote(login: login, rol: rol, in: database) {
             case .promoted(let usuario):
-                print("\(usuario.login) is now a host (anfitrion)")
+                print("\(usuario.login) now has the role \(rol.rawValue)")
                 return
             case .noSuchUser:
                 break
             }
-            let password = try readPassword()
-            let usuario = try HostAccounts.create(login: login, nombre: nombre ?? login, password: password,
-                                                  configuration: configuration, in: database)
-            print("created host \(usuario.login) (id \(usuario.id))")
+            let password = readPassword()
+            let usuario = try StaffAccounts.create(login: login, nombre: nombre ?? login, password: password, rol: rol,
+                                                   configuration: configuration, in: database)
+            print("created \(usuario.login) (id \(usuario.id)) with the role \(rol.rawValue)")
         } catch {
             fail("\(error)")
         }
     }
 
-    private func readPassword() throws -> String {
+    private func readPassword() -> String {
         let text: String?
         if let passwordFile {
             text = (try? String(contentsOfFile: passwordFile, encoding: .utf8))?.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init)

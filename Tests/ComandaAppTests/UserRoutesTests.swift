@@ -223,17 +223,17 @@ extension TestClient {
         try withServer(responder: app) { _, port in
             let c = try TestClient(port: port)
             let token = try c.registerAndLogin("maria")
-            guard case .promoted(let promoted) = try HostAccounts.promote(login: "MARIA", in: db) else {
+            guard case .promoted(let promoted) = try StaffAccounts.promote(login: "MARIA", rol: .anfitrion, in: db) else {
                 Issue.record("not promoted"); return
             }
             #expect(promoted.rol == .anfitrion)
             #expect((try c.authed("GET", "/usuarios/yo", token).json as? [String: Any])?["rol"] as? String == "anfitrion")
-            let host = try HostAccounts.create(login: "jefe", nombre: "Jefa de sala", password: "mesa-para-dos", configuration: config, in: db)
+            let host = try StaffAccounts.create(login: "jefe", nombre: "Jefa de sala", password: "mesa-para-dos", configuration: config, in: db)
             #expect(host.rol == .anfitrion)
             let session = try c.postJSON("/sesiones", #"{"login": "jefe", "password": "mesa-para-dos"}"#)
             #expect(((session.json as? [String: Any])?["usuario"] as? [String: Any])?["rol"] as? String == "anfitrion")
             #expect(throws: (any Error).self) {
-                try HostAccounts.create(login: "Jefe", nombre: "x", password: "12345678", configuration: config, in: db)
+                try StaffAccounts.create(login: "Jefe", nombre: "x", password: "12345678", configuration: config, in: db)
             }
         }
     }

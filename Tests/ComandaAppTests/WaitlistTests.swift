@@ -68,7 +68,7 @@ private func expectAgree(_ c: TestClient, _ keyPath: String, count: Int) throws 
         try withServer(responder: f.app) { _, port in
             let c = try TestClient(port: port)
             _ = try c.registerAndLogin("host1")
-            _ = try HostAccounts.promote(login: "host1", in: f.db)
+            _ = try StaffAccounts.promote(login: "host1", rol: .anfitrion, in: f.db)
             let host = try c.registerAndLoginExisting("host1")
             try expectAgree(c, f.keyPath, count: 0)
             #expect(try c.request("GET", f.keyPath).text == "")
@@ -185,7 +185,7 @@ private func expectAgree(_ c: TestClient, _ keyPath: String, count: Int) throws 
             #expect(try c.postJSON("/reservations", body).status == 401)
             #expect(try c.request("POST", "/reservations/1/ready", headers: [("Authorization", "Bearer \(cliente)")]).status == 403)
             #expect(try c.request("DELETE", "/reservations/1", headers: [("Authorization", "Bearer \(cliente)")]).status == 403)
-            _ = try HostAccounts.promote(login: "cliente1", in: f.db)
+            _ = try StaffAccounts.promote(login: "cliente1", rol: .anfitrion, in: f.db)
             #expect(try c.postJSON("/reservations", body, token: cliente).status == 201)
             for (json, field) in [(#"{"name": "", "size": 2}"#, "name"), (#"{"name": "A", "size": 0}"#, "size"),
                                   (#"{"name": "A", "size": 51}"#, "size"), (#"{"name": "A", "size": "3"}"#, "size"),
@@ -260,7 +260,7 @@ private let scalarGen = Gen<UInt32>.value(in: 0x20...0x2FFFF).compactMap { Unico
         defer { server.shutdownAndWait() }
         let c = try TestClient(port: port)
         _ = try c.registerAndLogin("host1")
-        _ = try HostAccounts.promote(login: "host1", in: f.db)
+        _ = try StaffAccounts.promote(login: "host1", rol: .anfitrion, in: f.db)
         let host = try c.registerAndLoginExisting("host1")
         await propertyCheck(count: 150, input: nameGen, scalarGen) { pieced, random in
             do {

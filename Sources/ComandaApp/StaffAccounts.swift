@@ -2,38 +2,38 @@ import ComandaCore
 import ComandaStore
 import Foundation
 
-/// What `comanda create-host` does, outside the executable so it is testable.
-public enum HostAccounts {
-    /// The result of trying to promote a login.
+/// What `comanda create-staff` (and `create-host`) does, outside the executable so it is testable.
+public enum StaffAccounts {
+    /// The result of trying to give an existing login a role.
     public enum Promotion: Sendable { case promoted(Usuario), noSuchUser }
 
-    /// A line for a person when creating a host fails.
+    /// A line for a person when creating a staff user fails.
     public struct Failure: Error, CustomStringConvertible {
         /// What went wrong.
         public let description: String
     }
 
-    /// Makes an existing user (login matched ignoring case) a host.
-    public static func promote(login: String, in database: AppDatabase) throws -> Promotion {
+    /// Gives an existing user (login matched ignoring case) the role `rol`.
+    public static func promote(login: String, rol: Rol, in database: AppDatabase) throws -> Promotion {
         guard let stored = try database.usuario(login: login) else { return .noSuchUser }
-        try database.setRol(.anfitrion, usuarioID: stored.usuario.id)
+        try database.setRol(rol, usuarioID: stored.usuario.id)
         var usuario = stored.usuario
-        usuario.rol = .anfitrion
+        usuario.rol = rol
         return .promoted(usuario)
     }
 
-    /// Creates a new host with the same rules as registration.
-    public static func create(login: String, nombre: String, password: String,
+    /// Creates a new user of role `rol` with the same rules as registration.
+    public static func create(login: String, nombre: String, password: String, rol: Rol = .anfitrion,
                               configuration: AppConfiguration, in database: AppDatabase) throws -> Usuario {
         do {
-            return try UserService.create(nombre: nombre, login: login, password: password, rol: .anfitrion,
+            return try UserService.create(nombre: nombre, login: login, password: password, rol: rol,
                                           hasher: PasswordHasher(logN: configuration.scryptLogN), database: database,
                                           now: Int64(Date().timeIntervalSince1970))
         } catch let error as UserError {
             switch error {
             case .invalid(let field, let problem): throw Failure(description: "\(field) \(problem)")
             case .loginTaken: throw Failure(description: "the login \(login) is taken")
-            default: throw Failure(description: "could not create the host")
+            default: throw Failure(description: "could not create the user")
             }
         }
     }

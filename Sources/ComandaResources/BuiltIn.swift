@@ -1,0 +1,19 @@
+/// The pages, the configuration, the house menu and the API description,
+/// built into the binary (SwiftPM `embedInCode` resources: `Public/`,
+/// `Config/` and `docs/openapi.json`, through this folder's symlinks), so
+/// `comanda serve` runs from any folder. Files found on disk win over these.
+public enum BuiltIn {
+    /// `Public/`'s files by name. A test holds this list to the folder, both ways.
+    public static let publicFiles: [String: [UInt8]] = [
+        "index.html": PackageResources.index_html,
+        "display.html": PackageResources.display_html,
+        "display.css": PackageResources.display_css,
+        "display.js": PackageResources.display_js,
+    ]
+    /// `Config/comanda.json`.
+    public static var configuration: [UInt8] { PackageResources.comanda_json }
+    /// `Config/platos.json`, the house menu.
+    public static var platos: [UInt8] { PackageResources.platos_json }
+    /// `docs/openapi.json`.
+    public static var openAPI: [UInt8] { PackageResources.openapi_json }
+}

@@ -1,0 +1,412 @@
+#!/usr/bin/env python3
+"""Writes docs/openapi.json, the OpenAPI 3.1 description of comanda's API.
+
+The document is data; this script only keeps it consistent (one error body,
+one way to say who may call a route). Edit the routes below, run
+`python3 scripts/openapi.py`, and commit both. `.ci/run` fails when the
+committed file differs from what this script writes, and
+`APIDescriptionTests` holds the document against the router both ways
+(paths, methods and `x-roles`).
+"""
+import json
+import os
+import sys
+
+ROLES = ["cliente", "anfitrion", "cocina", "gerente"]
+
+# Who may call a route: the same four accesses as Sources/ComandaApp/Routes.swift.
+ANYONE = "anyone"
+USER = "user"
+
+
+def staff(rol):
+    return ("staff", rol)
+
+
+def roles_of(access):
+    if access == ANYONE:
+        return []
+    if access == USER:
+        return ROLES
+    rol = access[1]
+    return [rol] if rol == "gerente" else [rol, "gerente"]
+
+
+def ref(name):
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def json_content(schema):
+    return {"application/json; charset=utf-8": {"schema": schema}}
+
+
+TEXT = {"text/plain; charset=utf-8": {"schema": {"type": "string"}}}
+
+
+def error(description):
+    return {"description": description, "content": json_content(ref("Error"))}
+
+
+def rref(name):
+    return {"$ref": f"#/components/responses/{name}"}
+
+
+RESPONSES = {
+    "BadRequest": error("Malformed request: bad JSON, not an object, or a malformed path."),
+    "TooLarge": error("The body is over the limit (1 MiB)."),
+    "UnsupportedMediaType": error("The body is not `application/json`."),
+    "Unprocessable": error("Valid JSON (or query) that breaks a rule; `field` names it."),
+    "Unauthorized": {"description": "No valid Bearer token.",
+                     "headers": {"WWW-Authenticate": {"required": True, "schema": {"type": "string"}}},
+                     "content": json_content(ref("Error"))},
+    "Forbidden": error("The caller's role may not do this."),
+    "NotFound": error("No such resource (also: someone else's)."),
+}
+
+
+def ok(schema, description="OK", headers=None):
+    r = {"description": description, "content": json_content(schema)}
+    if headers:
+        r["headers"] = headers
+    return r
+
+
+ETAG = {"ETag": {"description": "The representation's tag; `If-None-Match` with it answers 304.",
+                 "required": True, "schema": {"type": "string"}}}
+NOT_MODIFIED = {"description": "Not modified (the `If-None-Match` tag is current)."}
+NO_CONTENT = {"description": "Done; no body."}
+
+INTEGER_ID = {"type": "integer", "minimum": 1, "maximum": 9007199254740991}
+
+
+def path_param(name, description, schema=None):
+    return {"name": name, "in": "path", "required": True, "description": description,
+            "schema": schema or INTEGER_ID}
+
+
+def query(name, description, schema):
+    return {"name": name, "in": "query", "required": False, "description": description, "schema": schema}
+
+
+def body(schema, required=True):
+    return {"required": required, "content": {"application/json": {"schema": schema}}}
+
+
+def op(summary, access, responses, params=None, request=None, description=None, links=None, tags=None,
+       operation_id=None):
+    """One operation, with the error answers every route can give added."""
+    o = {"summary": summary, "operationId": operation_id, "tags": tags or []}
+    if description:
+        o["description"] = description
+    o["x-roles"] = roles_of(access)
+    if access == ANYONE:
+        o["security"] = []
+    else:
+        o["security"] = [{"bearerAuth": []}]
+        who = "any logged-in user" if access == USER else " or ".join(roles_of(access))
+        o["description"] = (o.get("description", "") + f"\n\nWho: {who}.").strip()
+    if params:
+        o["parameters"] = params
+    if request:
+        o["requestBody"] = request
+    r = dict(responses)
+    r.setdefault("400", rref("BadRequest"))
+    if request:
+        r.setdefault("413", rref("TooLarge"))
+        r.setdefault("415", rref("UnsupportedMediaType"))
+    if request or any(p["in"] == "query" for p in params or []):
+        r.setdefault("422", rref("Unprocessable"))
+    if access != ANYONE:
+        r.setdefault("401", rref("Unauthorized"))
+    if access not in (ANYONE, USER):
+        r.setdefault("403", rref("Forbidden"))
+    if any(p["in"] == "path" for p in params or []):
+        r.setdefault("404", rref("NotFound"))
+    o["responses"] = dict(sorted(r.items()))
+    if links:
+        for status, lk in links.items():
+            o["responses"][status]["links"] = lk
+    return o
+
+
+MONEY = {"type": "number", "minimum": 0, "description": "Euros with at most two decimals, computed from integer cents."}
+TIME = {"type": "string", "format": "date-time", "description": "ISO 8601 in UTC with a `Z`."}
+
+
+def obj(props, required=None, extra=False, description=None):
+    s = {"type": "object", "properties": props, "required": sorted(required if required is not None else props.keys()),
+         "additionalProperties": extra}
+    if description:
+        s["description"] = description
+    return s
+
+
+def nullable(schema):
+    s = dict(schema)
+    t = s.get("type")
+    if t:
+        s["type"] = [t, "null"]
+        s.pop("format", None)
+        return {"anyOf": [schema, {"type": "null"}]} if "format" in schema else s
+    return {"anyOf": [schema, {"type": "null"}]}
+
+
+SCHEMAS = {
+    "Error": obj({
+        "error": obj({
+            "code": {"type": "string", "pattern": "^[a-z0-9_]+$", "description": "The contract's snake_case code."},
+            "message": {"type": "string", "description": "What went wrong, for a person."},
+            "field": {"type": "string", "description": "The field at fault; absent when none applies."},
+            "estado": {"type": "string", "description": "`transicion_no_valida`: the order's current state."},
+            "plato_ids": {"type": "array", "items": INTEGER_ID, "description": "`plato_no_disponible`: the dishes at fault."},
+        }, required=["code", "message"]),
+    }),
+    "Plato": obj({
+        "id": INTEGER_ID,
+        "nombre": {"type": "string"},
+        "descripcion": {"type": "string"},
+        "precio": MONEY,
+        "tipo": {"type": "string", "description": "The category."},
+    }),
+    "Seccion": obj({"tipo": {"type": "string"}, "platos": {"type": "array", "items": ref("Plato")}}),
+    "Categoria": obj({"tipo": {"type": "string"}, "descripcion": {"type": "string"},
+                      "num_platos": {"type": "integer", "minimum": 1}}),
+    "Usuario": obj({"id": INTEGER_ID, "nombre": {"type": "string"}, "login": {"type": "string"}}),
+    "UsuarioYo": obj({"id": INTEGER_ID, "nombre": {"type": "string"}, "login": {"type": "string"},
+                      "rol": {"type": "string", "enum": ROLES}}),
+    "Sesion": obj({"token": {"type": "string", "minLength": 20}, "usuario": ref("UsuarioYo")}),
+    "Linea": obj({
+        "id": INTEGER_ID, "plato_id": INTEGER_ID, "nombre": {"type": "string"}, "precio_unitario": MONEY,
+        "cantidad": {"type": "integer", "minimum": 1, "maximum": 100}, "subtotal": MONEY,
+    }),
+    "Pedido": obj({
+        "id": INTEGER_ID,
+        "estado": {"type": "string", "enum": ["abierto", "realizado"]},
+        "fecha": nullable(TIME),
+        "direccion": {"type": ["string", "null"]},
+        "telefono": {"type": ["string", "null"]},
+        "lineas": {"type": "array", "items": ref("Linea")},
+        "num_platos": {"type": "integer", "minimum": 0},
+        "total": MONEY,
+    }),
+    "ResumenPedido": obj({"id": INTEGER_ID, "fecha": TIME, "total": MONEY, "num_platos": {"type": "integer", "minimum": 0}}),
+    "Reservation": obj({
+        "id": INTEGER_ID, "name": {"type": "string", "minLength": 1}, "size": {"type": "integer", "minimum": 1, "maximum": 50},
+        "arrivalTime": TIME, "isReady": {"type": "boolean"}, "readyTime": nullable(TIME),
+    }),
+    "Waitlist": obj({
+        "reservations": {"type": "array", "items": ref("Reservation")},
+        "averageWaitMinutes": {"type": "integer", "minimum": 0},
+        "generatedAt": TIME,
+    }),
+}
+
+REQUESTS = {
+    "NuevoUsuario": obj({"nombre": {"type": "string", "minLength": 1, "maxLength": 100},
+                         "login": {"type": "string", "minLength": 1, "maxLength": 100},
+                         "password": {"type": "string", "minLength": 8, "maxLength": 1024}}, extra=True),
+    "Credenciales": obj({"login": {"type": "string"}, "password": {"type": "string"}}, extra=True),
+    "NuevaLinea": obj({"plato_id": INTEGER_ID, "cantidad": {"type": "integer", "minimum": 1, "maximum": 100, "default": 1}},
+                      required=["plato_id"], extra=True),
+    "Cantidad": obj({"cantidad": {"type": "integer", "minimum": 1, "maximum": 100}}, extra=True),
+    "Entrega": obj({"direccion": {"type": "string", "minLength": 5, "maxLength": 300},
+                    "telefono": {"type": "string", "pattern": "^\\+?[0-9][0-9 .()-]{4,20}[0-9]$"}}, extra=True),
+    "NuevaReserva": obj({"name": {"type": "string", "minLength": 1, "maxLength": 100},
+                         "size": {"type": "integer", "minimum": 1, "maximum": 50}}, extra=True),
+}
+
+IDEMPOTENCY = {"name": "Idempotency-Key", "in": "header", "required": False, "schema": {"type": "string", "maxLength": 200},
+               "description": "A repeat with the same key by the same user returns the first answer and changes nothing."}
+
+ORDER_ID = path_param("id", "The order's id.")
+PARTY_ID = path_param("id", "The party's id.")
+PLATO_ID = path_param("plato_id", "The dish's id.")
+HOST_KEY = path_param("key", "The legacy host app's secret key.", {"type": "string", "minLength": 1})
+FEED_HEADERS = None
+
+
+def feed(description, status="200"):
+    return {status: {"description": description, "content": TEXT}}
+
+
+def feed_answers(success):
+    """Every legacy write answers the whole feed as text (a wrong key: empty), with the true status."""
+    r = {success: {"description": "The whole feed.", "content": TEXT}}
+    for code, why in [("400", "Malformed path."), ("404", "Wrong key (empty body), or no such party (the feed)."),
+                      ("422", "A bad name or size (the feed).")]:
+        r[code] = {"description": why, "content": TEXT}
+    return r
+
+
+def legacy(summary, params, success, operation_id):
+    return {"summary": summary, "operationId": operation_id, "tags": ["RestaurantQueue feed"], "security": [],
+            "x-roles": [], "parameters": params, "responses": dict(sorted(feed_answers(success).items()))}
+
+
+PEDIDO_LINKS = {
+    "GetPedido": {"operationId": "getPedido", "parameters": {"id": "$response.body#/id"}},
+    "AddLinea": {"operationId": "addLinea", "parameters": {"id": "$response.body#/id"}},
+    "Checkout": {"operationId": "checkout", "parameters": {"id": "$response.body#/id"}},
+}
+LINEA_LINKS = {
+    "SetCantidad": {"operationId": "setCantidad",
+                    "parameters": {"id": "$request.path.id", "linea_id": "$response.body#/id"}},
+    "DeleteLinea": {"operationId": "deleteLinea",
+                    "parameters": {"id": "$request.path.id", "linea_id": "$response.body#/id"}},
+}
+PARTY_LINKS = {
+    "Ready": {"operationId": "readyReservation", "parameters": {"id": "$response.body#/id"}},
+    "Remove": {"operationId": "removeReservation", "parameters": {"id": "$response.body#/id"}},
+}
+
+PATHS = {
+    "/health": {"get": {"summary": "Liveness: `ok`, no database work.", "operationId": "health", "tags": ["Operations"],
+                        "security": [], "x-roles": [], "responses": feed("`ok`")}},
+    "/metrics": {"get": {"summary": "Prometheus text format.", "operationId": "metrics", "tags": ["Operations"],
+                         "security": [], "x-roles": [],
+                         "responses": {"200": {"description": "The metrics.",
+                                               "content": {"text/plain; version=0.0.4; charset=utf-8": {"schema": {"type": "string"}}}}}}},
+    "/openapi.json": {"get": op("This document.", ANYONE, {"200": ok({"type": "object"}, headers=ETAG), "304": NOT_MODIFIED},
+                                tags=["Operations"], operation_id="openapi")},
+    "/platos": {"get": op("The menu, by category (menu order) then name.", ANYONE,
+                          {"200": ok({"type": "array", "items": ref("Plato")}, headers=ETAG), "304": NOT_MODIFIED},
+                          params=[query("q", "A literal substring of `nombre` or `descripcion`, ignoring case and accents.", {"type": "string"}),
+                                  query("tipo", "Only this category.", {"type": "string"})],
+                          tags=["Menu"], operation_id="listPlatos")},
+    "/platos/{id}": {"get": op("One dish.", ANYONE, {"200": ok(ref("Plato"), headers=ETAG), "304": NOT_MODIFIED},
+                               params=[path_param("id", "The dish's id.")], tags=["Menu"], operation_id="getPlato")},
+    "/carta": {"get": op("The menu in sections, as the app's table shows it.", ANYONE,
+                         {"200": ok({"type": "array", "items": ref("Seccion")}, headers=ETAG), "304": NOT_MODIFIED},
+                         params=[query("q", "As on /platos.", {"type": "string"}), query("tipo", "As on /platos.", {"type": "string"})],
+                         tags=["Menu"], operation_id="carta")},
+    "/categorias": {"get": op("The categories in menu order.", ANYONE,
+                              {"200": ok({"type": "array", "items": ref("Categoria")}, headers=ETAG), "304": NOT_MODIFIED},
+                              tags=["Menu"], operation_id="categorias")},
+    "/usuarios": {"post": op("Register a customer.", ANYONE,
+                             {"201": ok(ref("Usuario"), "Created."), "409": error("The login is taken (ignoring case).")},
+                             request=body(REQUESTS["NuevoUsuario"]), tags=["Users"], operation_id="register")},
+    "/sesiones": {"post": op("Log in: a new token.", ANYONE,
+                             {"201": ok(ref("Sesion"), "Logged in."),
+                              "401": {"description": "Wrong login or password (the same answer for both).",
+                                      "headers": {"WWW-Authenticate": {"required": True, "schema": {"type": "string"}}},
+                                      "content": json_content(ref("Error"))},
+                              "429": {"description": "Too many failed logins.",
+                                      "headers": {"Retry-After": {"required": True, "schema": {"type": "string"}}},
+                                      "content": json_content(ref("Error"))}},
+                             request=body(REQUESTS["Credenciales"]), tags=["Users"], operation_id="login")},
+    "/sesiones/actual": {"delete": op("Log out: the token stops working.", USER, {"204": NO_CONTENT},
+                                      tags=["Users"], operation_id="logout")},
+    "/usuarios/yo": {"get": op("The current user.", USER, {"200": ok(ref("UsuarioYo"))}, tags=["Users"], operation_id="me")},
+    "/usuarios/yo/favoritos": {"get": op("The user's favourite dishes.", USER, {"200": ok({"type": "array", "items": ref("Plato")})},
+                                         tags=["Users"], operation_id="favoritos")},
+    "/usuarios/yo/favoritos/{plato_id}": {
+        "put": op("Add a favourite (idempotent).", USER, {"204": NO_CONTENT}, params=[PLATO_ID], tags=["Users"],
+                  operation_id="addFavorito"),
+        "delete": op("Remove a favourite (idempotent).", USER, {"204": NO_CONTENT}, params=[PLATO_ID], tags=["Users"],
+                     operation_id="removeFavorito"),
+    },
+    "/pedidos": {
+        "post": op("Open an order (or get the open one: 200).", USER,
+                   {"201": ok(ref("Pedido"), "Created."), "200": ok(ref("Pedido"), "The open order."),
+                    "422": error("`idempotency_key_reused`: the key was used with another request.")},
+                   params=[IDEMPOTENCY], tags=["Orders"], operation_id="openPedido",
+                   links={"201": PEDIDO_LINKS, "200": PEDIDO_LINKS}),
+        "get": op("The user's placed orders, newest first.", USER,
+                  {"200": ok({"type": "array", "items": ref("ResumenPedido")})},
+                  params=[query("limit", "1…200, default 50.", {"type": "integer", "minimum": 1, "maximum": 200}),
+                          query("antes", "Orders older than this one.", INTEGER_ID)],
+                  tags=["Orders"], operation_id="historial"),
+    },
+    "/pedidos/actual": {"get": op("The user's open order.", USER, {"200": ok(ref("Pedido")),
+                                                                   "404": error("No open order.")},
+                                  tags=["Orders"], operation_id="pedidoActual")},
+    "/pedidos/{id}": {
+        "get": op("One of the user's orders.", USER, {"200": ok(ref("Pedido"))}, params=[ORDER_ID], tags=["Orders"],
+                  operation_id="getPedido"),
+        "delete": op("Cancel an open order (deleted).", USER, {"204": NO_CONTENT, "409": error("`pedido_realizado`.")},
+                     params=[ORDER_ID], tags=["Orders"], operation_id="deletePedido"),
+    },
+    "/pedidos/{id}/lineas": {"post": op(
+        "Add a dish (or add to its line: 200).", USER,
+        {"201": ok(ref("Linea"), "Created."), "200": ok(ref("Linea"), "Added to the dish's line."),
+         "409": error("`pedido_realizado`.")},
+        params=[ORDER_ID], request=body(REQUESTS["NuevaLinea"]), tags=["Orders"], operation_id="addLinea",
+        links={"201": LINEA_LINKS, "200": LINEA_LINKS})},
+    "/pedidos/{id}/lineas/{linea_id}": {
+        "put": op("Set a line's quantity.", USER, {"200": ok(ref("Linea")), "409": error("`pedido_realizado`.")},
+                  params=[ORDER_ID, path_param("linea_id", "The line's id.")], request=body(REQUESTS["Cantidad"]),
+                  tags=["Orders"], operation_id="setCantidad"),
+        "delete": op("Remove a line.", USER, {"204": NO_CONTENT, "409": error("`pedido_realizado`.")},
+                     params=[ORDER_ID, path_param("linea_id", "The line's id.")], tags=["Orders"], operation_id="deleteLinea"),
+    },
+    "/pedidos/{id}/checkout": {"post": op(
+        "Place the order: prices frozen, `fecha` now.", USER,
+        {"200": ok(ref("Pedido")), "409": error("`pedido_realizado`."),
+         "422": error("`pedido_vacio`, `idempotency_key_reused`, or a bad address or phone (`field`).")},
+        params=[ORDER_ID, IDEMPOTENCY], request=body(REQUESTS["Entrega"]), tags=["Orders"], operation_id="checkout")},
+    "/reservations": {
+        "get": op("The waitlist: ready parties first, then waiting ones by arrival.", ANYONE,
+                  {"200": ok(ref("Waitlist"), headers=ETAG), "304": NOT_MODIFIED}, tags=["Waitlist"],
+                  operation_id="waitlist"),
+        "post": op("Add a party.", staff("anfitrion"), {"201": ok(ref("Reservation"), "Created.")},
+                   request=body(REQUESTS["NuevaReserva"]), tags=["Waitlist"], operation_id="addReservation",
+                   links={"201": PARTY_LINKS}),
+    },
+    "/reservations/{id}/ready": {"post": op("The party's table is ready.", staff("anfitrion"), {"200": ok(ref("Reservation"))},
+                                            params=[PARTY_ID], tags=["Waitlist"], operation_id="readyReservation")},
+    "/reservations/{id}": {"delete": op("The party leaves the list (kept as history).", staff("anfitrion"),
+                                        {"204": NO_CONTENT}, params=[PARTY_ID], tags=["Waitlist"],
+                                        operation_id="removeReservation")},
+    "/queue": {"get": {"summary": "The RestaurantQueue feed, read-only (plain text, one party a line).",
+                       "operationId": "feed", "tags": ["RestaurantQueue feed"], "security": [], "x-roles": [],
+                       "responses": {"200": {"description": "The feed.", "content": TEXT,
+                                             "headers": ETAG}, "304": NOT_MODIFIED}}},
+    "/queue/{key}": {"get": legacy("The feed, for the host app.", [HOST_KEY], "200", "feedForHost")},
+    "/queue/{key}/seat/{id}": {"put": legacy("Mark a party ready.", [HOST_KEY, PARTY_ID], "200", "feedSeat")},
+    "/queue/{key}/remove/{id}": {"delete": legacy("Remove a party.", [HOST_KEY, PARTY_ID], "200", "feedRemove")},
+    "/queue/{key}/{name}": {"post": legacy("A party without a size: always 422.", [HOST_KEY, path_param("name", "The name.", {"type": "string", "minLength": 1})], "201", "feedAddNoSize")},
+    "/queue/{key}/{name}/{size}": {"post": legacy(
+        "Add a party (name percent-decoded).",
+        [HOST_KEY, path_param("name", "The name.", {"type": "string", "minLength": 1}),
+         path_param("size", "1…50.", {"type": "string", "minLength": 1})], "201", "feedAdd")},
+}
+
+DOCUMENT = {
+    "openapi": "3.1.0",
+    "info": {
+        "title": "comanda",
+        "version": "1.0.0",
+        "summary": "A self-hosted server for one restaurant: the menu, orders, users and the walk-in waitlist.",
+        "description": (
+            "Every JSON route of the contract (docs/API.md). Errors are "
+            "`{\"error\": {\"code\", \"message\", \"field\"?}}`. Who may call a route is in `security` "
+            "(a Bearer token) and `x-roles` (the roles that pass; empty for anyone); a route for a role "
+            "answers 401 without a valid token and 403 to other roles; `gerente` passes every staff check. "
+            "The legacy RestaurantQueue feed (plain text) is mounted at `/queue` by default."),
+    },
+    "servers": [{"url": "http://127.0.0.1:8080"}],
+    "tags": [{"name": t} for t in ["Operations", "Menu", "Users", "Orders", "Waitlist", "RestaurantQueue feed"]],
+    "paths": PATHS,
+    "components": {
+        "schemas": dict(sorted({**SCHEMAS, **REQUESTS}.items())),
+        "responses": RESPONSES,
+        "securitySchemes": {"bearerAuth": {"type": "http", "scheme": "bearer",
+                                           "description": "`Authorization: Bearer <token>` from `POST /sesiones`."}},
+    },
+}
+
+
+def main():
+    out = json.dumps(DOCUMENT, ensure_ascii=False, indent=1) + "\n"
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "openapi.json")
+    if "--check" in sys.argv:
+        with open(path, encoding="utf-8") as f:
+            if f.read() != out:
+                sys.exit("docs/openapi.json is not what scripts/openapi.py writes: run python3 scripts/openapi.py")
+        return
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(out)
+
+
+if __name__ == "__main__":
+    main()
