@@ -129,6 +129,7 @@ def op(summary, access, responses, params=None, request=None, description=None, 
     return o
 
 
+ESTADOS = ["abierto", "realizado", "aceptado", "preparado", "entregado", "rechazado", "cancelado"]
 MONEY = {"type": "number", "minimum": 0, "description": "Euros with at most two decimals, computed from integer cents."}
 TIME = {"type": "string", "format": "date-time", "description": "ISO 8601 in UTC with a `Z`."}
 
@@ -179,17 +180,35 @@ SCHEMAS = {
         "id": INTEGER_ID, "plato_id": INTEGER_ID, "nombre": {"type": "string"}, "precio_unitario": MONEY,
         "cantidad": {"type": "integer", "minimum": 1, "maximum": 100}, "subtotal": MONEY,
     }),
+    "Evento": obj({"estado": {"type": "string", "enum": ESTADOS[1:]}, "fecha": TIME}),
     "Pedido": obj({
         "id": INTEGER_ID,
-        "estado": {"type": "string", "enum": ["abierto", "realizado"]},
+        "estado": {"type": "string", "enum": ESTADOS},
         "fecha": nullable(TIME),
         "direccion": {"type": ["string", "null"]},
         "telefono": {"type": ["string", "null"]},
         "lineas": {"type": "array", "items": ref("Linea")},
         "num_platos": {"type": "integer", "minimum": 0},
         "total": MONEY,
+        "listo_estimado": nullable(TIME),
+        "motivo": {"type": ["string", "null"]},
+        "eventos": {"type": "array", "items": ref("Evento")},
     }),
-    "ResumenPedido": obj({"id": INTEGER_ID, "fecha": TIME, "total": MONEY, "num_platos": {"type": "integer", "minimum": 0}}),
+    "PedidoCocina": {"allOf": [ref("Pedido")], "type": "object", "required": ["cliente"], "properties": {
+        "cliente": obj({"id": INTEGER_ID, "nombre": {"type": "string"}}),
+    }},
+    "ResumenPedido": obj({"id": INTEGER_ID, "fecha": TIME, "total": MONEY, "num_platos": {"type": "integer", "minimum": 0},
+                          "estado": {"type": "string", "enum": ESTADOS[1:]}}),
+    "InformeVentas": obj({
+        "desde": {"type": "string"}, "hasta": {"type": "string"},
+        "pedidos": {"type": "integer", "minimum": 0}, "total": MONEY, "ticket_medio": MONEY,
+        "rechazados": {"type": "integer", "minimum": 0}, "cancelados": {"type": "integer", "minimum": 0},
+        "minutos_preparacion_medio": {"type": ["number", "null"], "minimum": 0},
+        "por_dia": {"type": "array", "items": obj({"fecha": {"type": "string", "format": "date"},
+                                                   "pedidos": {"type": "integer", "minimum": 0}, "total": MONEY})},
+        "platos": {"type": "array", "items": obj({"plato_id": INTEGER_ID, "nombre": {"type": "string"},
+                                                  "cantidad": {"type": "integer", "minimum": 1}, "total": MONEY})},
+    }),
     "Reservation": obj({
         "id": INTEGER_ID, "name": {"type": "string", "minLength": 1}, "size": {"type": "integer", "minimum": 1, "maximum": 50},
         "arrivalTime": TIME, "isReady": {"type": "boolean"}, "readyTime": nullable(TIME),
@@ -211,6 +230,8 @@ REQUESTS = {
     "Cantidad": obj({"cantidad": {"type": "integer", "minimum": 1, "maximum": 100}}, extra=True),
     "Entrega": obj({"direccion": {"type": "string", "minLength": 5, "maxLength": 300},
                     "telefono": {"type": "string", "pattern": "^\\+?[0-9][0-9 .()-]{4,20}[0-9]$"}}, extra=True),
+    "Aceptar": obj({"minutos": {"type": "integer", "minimum": 1, "maximum": 240}}, extra=True),
+    "Rechazar": obj({"motivo": {"type": "string", "minLength": 1, "maxLength": 300}}, extra=True),
     "NuevaReserva": obj({"name": {"type": "string", "minLength": 1, "maxLength": 100},
                          "size": {"type": "integer", "minimum": 1, "maximum": 50}}, extra=True),
 }
@@ -242,6 +263,8 @@ def legacy(summary, params, success, operation_id):
     return {"summary": summary, "operationId": operation_id, "tags": ["RestaurantQueue feed"], "security": [],
             "x-roles": [], "parameters": params, "responses": dict(sorted(feed_answers(success).items()))}
 
+
+MOVE_CONFLICT = error("`transicion_no_valida`: the move does not start from the order's state (`estado` says which).")
 
 PEDIDO_LINKS = {
     "GetPedido": {"operationId": "getPedido", "parameters": {"id": "$response.body#/id"}},
@@ -344,6 +367,38 @@ PATHS = {
         {"200": ok(ref("Pedido")), "409": error("`pedido_realizado`."),
          "422": error("`pedido_vacio`, `idempotency_key_reused`, or a bad address or phone (`field`).")},
         params=[ORDER_ID, IDEMPOTENCY], request=body(REQUESTS["Entrega"]), tags=["Orders"], operation_id="checkout")},
+    "/pedidos/{id}/cancelar": {"post": op(
+        "The owner cancels a placed order before the kitchen accepts it.", USER,
+        {"200": ok(ref("Pedido")), "409": error("`transicion_no_valida` (with `estado`): only a `realizado` order can be cancelled.")},
+        params=[ORDER_ID], tags=["Orders"], operation_id="cancelarPedido")},
+    "/cocina/pedidos": {"get": op(
+        "The kitchen's orders, oldest `fecha` first, ties by id.", staff("cocina"),
+        {"200": ok({"type": "array", "items": ref("PedidoCocina")}, headers=ETAG), "304": NOT_MODIFIED},
+        params=[query("estado", "Comma-separated states (any but `abierto`); default `realizado,aceptado,preparado`.",
+                      {"type": "string"})],
+        tags=["Kitchen"], operation_id="cocinaPedidos")},
+    "/cocina/pedidos/{id}": {"get": op("Any placed order.", staff("cocina"), {"200": ok(ref("PedidoCocina"))},
+                                       params=[ORDER_ID], tags=["Kitchen"], operation_id="cocinaPedido")},
+    "/cocina/pedidos/{id}/aceptar": {"post": op(
+        "Accept: `listo_estimado` = now + minutos.", staff("cocina"), {"200": ok(ref("PedidoCocina")), "409": MOVE_CONFLICT},
+        params=[ORDER_ID], request=body(REQUESTS["Aceptar"]), tags=["Kitchen"], operation_id="aceptar")},
+    "/cocina/pedidos/{id}/rechazar": {"post": op(
+        "Reject, with a reason.", staff("cocina"), {"200": ok(ref("PedidoCocina")), "409": MOVE_CONFLICT},
+        params=[ORDER_ID], request=body(REQUESTS["Rechazar"]), tags=["Kitchen"], operation_id="rechazar")},
+    "/cocina/pedidos/{id}/preparado": {"post": op(
+        "Prepared.", staff("cocina"), {"200": ok(ref("PedidoCocina")), "409": MOVE_CONFLICT},
+        params=[ORDER_ID], tags=["Kitchen"], operation_id="preparado")},
+    "/cocina/pedidos/{id}/entregado": {"post": op(
+        "Handed over.", staff("cocina"), {"200": ok(ref("PedidoCocina")), "409": MOVE_CONFLICT},
+        params=[ORDER_ID], tags=["Kitchen"], operation_id="entregado")},
+    "/cocina/pedidos/{id}/ticket": {"get": op(
+        "The kitchen ticket: plain text, 42 columns, times in the restaurant's zone.", staff("cocina"),
+        {"200": {"description": "The ticket.", "content": TEXT}}, params=[ORDER_ID], tags=["Kitchen"], operation_id="ticket")},
+    "/informes/ventas": {"get": op(
+        "The sales report over the restaurant's days `desde`…`hasta` (both default to today, at most 366 days).",
+        staff("gerente"), {"200": ok(ref("InformeVentas"))},
+        params=[query("desde", "YYYY-MM-DD.", {"type": "string"}), query("hasta", "YYYY-MM-DD.", {"type": "string"})],
+        tags=["Reports"], operation_id="informeVentas")},
     "/reservations": {
         "get": op("The waitlist: ready parties first, then waiting ones by arrival.", ANYONE,
                   {"200": ok(ref("Waitlist"), headers=ETAG), "304": NOT_MODIFIED}, tags=["Waitlist"],
@@ -385,7 +440,7 @@ DOCUMENT = {
             "The legacy RestaurantQueue feed (plain text) is mounted at `/queue` by default."),
     },
     "servers": [{"url": "http://127.0.0.1:8080"}],
-    "tags": [{"name": t} for t in ["Operations", "Menu", "Users", "Orders", "Waitlist", "RestaurantQueue feed"]],
+    "tags": [{"name": t} for t in ["Operations", "Menu", "Users", "Orders", "Kitchen", "Reports", "Waitlist", "RestaurantQueue feed"]],
     "paths": PATHS,
     "components": {
         "schemas": dict(sorted({**SCHEMAS, **REQUESTS}.items())),

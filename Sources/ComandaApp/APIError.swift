@@ -13,6 +13,8 @@ public struct APIError: Error, Sendable, Equatable {
     public let field: String?
     /// Extra headers (`Allow`, `WWW-Authenticate`, `Retry-After`).
     public var headers: [(String, String)] = []
+    /// More members of the error object, as JSON text (`"estado":"aceptado"`), when the contract adds some.
+    public var extraJSON: String?
 
     /// Creates an error.
     public init(_ status: HTTPStatus, _ code: String, _ message: String, field: String? = nil) {
@@ -24,7 +26,7 @@ public struct APIError: Error, Sendable, Equatable {
 
     /// The error as a response.
     public var response: HTTPResponse {
-        var r = HTTPResponse.error(status, code: code, message: message, field: field)
+        var r = HTTPResponse.json(ErrorBody.render(code: code, message: message, field: field, extraJSON: extraJSON), status: status)
         for (name, value) in headers { r.headers.add(name, value) }
         return r
     }

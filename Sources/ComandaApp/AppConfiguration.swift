@@ -39,11 +39,16 @@ public struct AppConfiguration: Sendable, Equatable {
     public var queuePath = "/queue"
     /// The legacy host app's secret key; nil: generated on first start and kept in the database.
     public var queueHostKey: String?
+    /// The restaurant's time zone (an IANA name) for tickets and the report's days; default `TZ`, else UTC.
+    public var zonaHoraria = "UTC"
     /// The categories' descriptions and menu order (file only: `"categorias"`).
     public var categorias: [CategoriaConfig] = []
 
     /// The defaults.
     public init() {}
+
+    /// `zonaHoraria` as a time zone (UTC if it somehow no longer resolves).
+    public var timeZone: TimeZone { TimeZone(identifier: zonaHoraria) ?? TimeZone(secondsFromGMT: 0) ?? .current }
 
     /// One setting: its key in the file, its environment variable, and how to apply a value.
     struct Setting: Sendable {
@@ -125,6 +130,13 @@ public struct AppConfiguration: Sendable, Equatable {
             config.queuePath = value
             return true
         },
+        Setting(key: "zonaHoraria", expected: "an IANA time zone name such as Europe/Madrid") { config, value in
+            var name = value.trimmingCharacters(in: .whitespaces)
+            if name.hasPrefix(":") { name.removeFirst() }
+            guard !name.isEmpty, TimeZone(identifier: name) != nil else { return false }
+            config.zonaHoraria = name
+            return true
+        },
         Setting(key: "queueHostKey", expected: "16 to 128 letters, digits, - or _") { config, value in
             guard (16...128).contains(value.utf8.count), value.utf8.allSatisfy({ $0 == 0x2D || $0 == 0x5F
                 || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else { return false }
@@ -160,6 +172,8 @@ public struct AppConfiguration: Sendable, Equatable {
     public static func load(file: String, fileRequired: Bool, builtIn: [UInt8]? = nil, environment: [String: String],
                             flags: [(key: String, value: String)]) throws(ConfigurationError) -> AppConfiguration {
         var config = AppConfiguration()
+        // The zone's default is the process's TZ (a bad one stops start-up like any setting).
+        if let tz = environment["TZ"], !tz.isEmpty { try config.apply("zonaHoraria", tz, from: .environment("TZ")) }
         if FileManager.default.fileExists(atPath: file) {
             guard let data = FileManager.default.contents(atPath: file) else {
                 throw ConfigurationError("cannot read configuration file \(file)")

@@ -38,7 +38,9 @@ public final class ComandaApplication: HTTPResponder {
         let users = UserService(database: database, configuration: configuration, now: now)
         self.users = users
         UserRoutes.register(on: &router, users: users, catalog: catalog)
-        OrderRoutes.register(on: &router, users: users, database: database)
+        let board = KitchenBoard(database: database)
+        OrderRoutes.register(on: &router, users: users, database: database, board: board)
+        KitchenRoutes.register(on: &router, database: database, board: board, zone: configuration.timeZone, now: now)
         let waitlist = WaitlistService(database: database, now: now)
         WaitlistRoutes.register(on: &router, waitlist: waitlist)
         let key: String

@@ -4,7 +4,7 @@ import ComandaStore
 
 /// Every `/pedidos` route: a user sees only their own orders (anyone else's is 404).
 enum OrderRoutes {
-    static func register(on router: inout Routes, users: UserService, database: AppDatabase) {
+    static func register(on router: inout Routes, users: UserService, database: AppDatabase, board: KitchenBoard) {
         let idempotency = Idempotency(database: database, now: { users.currentTime })
 
         router.add(.POST, "/pedidos", .user) { r in
@@ -70,6 +70,7 @@ enum OrderRoutes {
                                      lineaID: try id(params, "linea_id", missing: .lineaNotFound))
             return HTTPResponse(status: .noContent)
         }
+        registerCancel(on: &router, users: users, database: database, board: board)
         router.add(.POST, "/pedidos/:id/checkout", .user) { r in
             let usuario = try r.usuario
             let request = r.http
@@ -81,8 +82,19 @@ enum OrderRoutes {
                 let telefono = try PedidoRules.telefono(try body.string("telefono"))
                 let pedido = try database.checkout(pedidoID: pedidoID, usuarioID: usuario.id, direccion: direccion,
                                                    telefono: telefono, now: users.currentTime)
+                board.changed()
                 return HTTPResponse.json(OrderJSON.pedido(pedido))
             }
+        }
+    }
+
+    /// The owner's cancel: only from `realizado`; anyone else's order (staff included) is 404.
+    private static func registerCancel(on router: inout Routes, users: UserService, database: AppDatabase, board: KitchenBoard) {
+        router.add(.POST, "/pedidos/:id/cancelar", .user) { r in
+            let usuario = try r.usuario
+            let pedido = try database.mover(pedidoID: try id(r.params, "id"), .cancelar, now: users.currentTime, usuarioID: usuario.id)
+            board.changed()
+            return HTTPResponse.json(OrderJSON.pedido(pedido))
         }
     }
 
@@ -112,6 +124,9 @@ extension APIError {
         case .realizado: self.init(.conflict, "pedido_realizado", "This order has been placed and can no longer change.")
         case .vacio: self.init(.unprocessableContent, "pedido_vacio", "An empty order cannot be placed.")
         case .invalid(let field, let problem): self = .validation(field, problem)
+        case .transicionNoValida(let estado):
+            self.init(.conflict, "transicion_no_valida", "This order is \(estado.rawValue): that move does not start there.")
+            extraJSON = "\"estado\":" + ErrorBody.quoted(estado.rawValue)
         }
     }
 }

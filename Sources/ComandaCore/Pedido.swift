@@ -1,9 +1,77 @@
-/// An order's state: being filled, or placed.
-public enum EstadoPedido: String, Sendable, Equatable {
+/// An order's state: being filled, placed, then its life in the kitchen.
+public enum EstadoPedido: String, Sendable, Equatable, CaseIterable {
     /// The user's current order.
     case abierto
-    /// Placed: its prices and total are frozen.
+    /// Placed: its prices and total are frozen; waiting for the kitchen.
     case realizado
+    /// The kitchen accepted it and said when it will be ready.
+    case aceptado
+    /// Prepared, waiting to be handed over.
+    case preparado
+    /// Handed over: done.
+    case entregado
+    /// The kitchen turned it down, with a reason.
+    case rechazado
+    /// The customer cancelled it before the kitchen accepted it.
+    case cancelado
+
+    /// The states the kitchen works: placed and not yet handed over.
+    public static let activos: [EstadoPedido] = [.realizado, .aceptado, .preparado]
+    /// Placed orders that count as sales (not turned down, not cancelled).
+    public static let vendidos: [EstadoPedido] = [.realizado, .aceptado, .preparado, .entregado]
+
+    /// Where `move` takes an order in this state, or nil: the only moves there are.
+    public func after(_ move: MovimientoPedido) -> EstadoPedido? {
+        switch (self, move) {
+        case (.abierto, .checkout): return .realizado
+        case (.realizado, .aceptar): return .aceptado
+        case (.realizado, .rechazar): return .rechazado
+        case (.realizado, .cancelar): return .cancelado
+        case (.aceptado, .preparado): return .preparado
+        case (.preparado, .entregado): return .entregado
+        default: return nil
+        }
+    }
+}
+
+/// What can be done to an order: the customer places or cancels it, the kitchen does the rest.
+public enum MovimientoPedido: String, Sendable, Equatable, CaseIterable {
+    /// The customer places it.
+    case checkout
+    /// The kitchen accepts it, with the minutes it will take.
+    case aceptar
+    /// The kitchen turns it down, with a reason.
+    case rechazar
+    /// The customer cancels it.
+    case cancelar
+    /// The kitchen has prepared it.
+    case preparado
+    /// The kitchen has handed it over.
+    case entregado
+
+    /// The one state this move starts from.
+    public var from: EstadoPedido {
+        switch self {
+        case .checkout: return .abierto
+        case .aceptar, .rechazar, .cancelar: return .realizado
+        case .preparado: return .aceptado
+        case .entregado: return .preparado
+        }
+    }
+}
+
+/// One state an order reached after `abierto`, and when (Unix seconds).
+public struct EventoPedido: Sendable, Equatable {
+    /// The state reached.
+    public var estado: EstadoPedido
+    /// When.
+    public var fecha: Int64
+
+    /// Creates one.
+    public init(estado: EstadoPedido, fecha: Int64) {
+        self.estado = estado
+        self.fecha = fecha
+    }
 }
 
 /// One line of an order.
@@ -46,15 +114,35 @@ public struct Pedido: Sendable, Equatable {
     public var telefono: String?
     /// The lines.
     public var lineas: [LineaPedido]
+    /// When the kitchen said it would be ready (Unix seconds), once accepted.
+    public var listoEstimado: Int64?
+    /// Why the kitchen turned it down.
+    public var motivo: String?
+    /// Every state reached after `abierto`, oldest first.
+    public var eventos: [EventoPedido]
+    /// The customer: id and name (the kitchen's view).
+    public var cliente: (id: Int64, nombre: String)?
 
     /// Creates an order.
-    public init(id: Int64, estado: EstadoPedido, fecha: Int64?, direccion: String?, telefono: String?, lineas: [LineaPedido]) {
+    public init(id: Int64, estado: EstadoPedido, fecha: Int64?, direccion: String?, telefono: String?, lineas: [LineaPedido],
+                listoEstimado: Int64? = nil, motivo: String? = nil, eventos: [EventoPedido] = [],
+                cliente: (id: Int64, nombre: String)? = nil) {
         self.id = id
         self.estado = estado
         self.fecha = fecha
         self.direccion = direccion
         self.telefono = telefono
         self.lineas = lineas
+        self.listoEstimado = listoEstimado
+        self.motivo = motivo
+        self.eventos = eventos
+        self.cliente = cliente
+    }
+
+    public static func == (a: Pedido, b: Pedido) -> Bool {
+        a.id == b.id && a.estado == b.estado && a.fecha == b.fecha && a.direccion == b.direccion && a.telefono == b.telefono
+            && a.lineas == b.lineas && a.listoEstimado == b.listoEstimado && a.motivo == b.motivo && a.eventos == b.eventos
+            && a.cliente?.id == b.cliente?.id && a.cliente?.nombre == b.cliente?.nombre
     }
 
     /// How many dishes: the sum of the quantities.
@@ -67,10 +155,12 @@ public struct Pedido: Sendable, Equatable {
 public struct ResumenPedido: Sendable, Equatable {
     /// Its id, placing time, total in cents and number of dishes.
     public var id: Int64, fecha: Int64, totalCentimos: Int, numPlatos: Int
+    /// Its state.
+    public var estado: EstadoPedido
 
     /// Creates one.
-    public init(id: Int64, fecha: Int64, totalCentimos: Int, numPlatos: Int) {
-        self.id = id; self.fecha = fecha; self.totalCentimos = totalCentimos; self.numPlatos = numPlatos
+    public init(id: Int64, fecha: Int64, totalCentimos: Int, numPlatos: Int, estado: EstadoPedido = .realizado) {
+        self.id = id; self.fecha = fecha; self.totalCentimos = totalCentimos; self.numPlatos = numPlatos; self.estado = estado
     }
 }
 
@@ -86,10 +176,31 @@ public enum OrderError: Error, Sendable, Equatable {
     case vacio
     /// A field breaks a rule.
     case invalid(field: String, problem: String)
+    /// The move does not start from the order's current state (given).
+    case transicionNoValida(estado: EstadoPedido)
 }
 
-/// The rules for quantities, addresses and phones.
+/// The rules for quantities, addresses, phones and the kitchen's answers.
 public enum PedidoRules {
+    /// Minutes the kitchen may promise.
+    public static let minutos = 1...240
+
+    /// The minutes an accepted order will take, 1…240.
+    public static func minutos(_ n: Int) throws(OrderError) -> Int {
+        guard minutos.contains(n) else { throw .invalid(field: "minutos", problem: "must be an integer from 1 to 240") }
+        return n
+    }
+
+    /// A rejection's reason, trimmed, 1…300 characters, no control characters but newlines.
+    public static func motivo(_ raw: String) throws(OrderError) -> String {
+        let s = raw.trimmingWhitespace()
+        guard (1...300).contains(s.count) else { throw .invalid(field: "motivo", problem: "must be 1 to 300 characters") }
+        guard !s.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\n" }) else {
+            throw .invalid(field: "motivo", problem: "must not contain control characters")
+        }
+        return s
+    }
+
     /// Quantities accepted on a line.
     public static let cantidades = 1...100
 

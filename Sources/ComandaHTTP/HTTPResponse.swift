@@ -41,8 +41,9 @@ public struct HTTPResponse: Sendable {
 /// Renders the contract's JSON error body without a JSON library (the HTTP
 /// layer's own errors must not depend on the application).
 public enum ErrorBody {
-    /// `{"error":{"code":…,"message":…,"field":…}}` with `field` omitted when nil.
-    public static func render(code: String, message: String, field: String? = nil) -> [UInt8] {
+    /// `{"error":{"code":…,"message":…,"field":…}}` with `field` omitted when nil,
+    /// and `extraJSON` (members such as `"estado":"aceptado"`) appended when given.
+    public static func render(code: String, message: String, field: String? = nil, extraJSON: String? = nil) -> [UInt8] {
         var out = #"{"error":{"code":"#
         out += quoted(code)
         out += #","message":"#
@@ -51,6 +52,7 @@ public enum ErrorBody {
             out += #","field":"#
             out += quoted(field)
         }
+        if let extraJSON { out += "," + extraJSON }
         out += "}}"
         return Array(out.utf8)
     }

@@ -112,6 +112,7 @@ extension AppDatabase {
                 """).execute(arguments: [pedidoID])
             try db.execute(sql: "UPDATE pedido SET estado = 'realizado', fecha = ?, direccion = ?, telefono = ? WHERE id = ?",
                            arguments: [now, direccion, telefono, pedidoID])
+            try Self.recordEvento(db, pedidoID: pedidoID, estado: .realizado, now: now)
             return try Self.load(db, id: pedidoID)
         }
     }
@@ -130,19 +131,22 @@ extension AppDatabase {
         try orderWrite { db in
             var bound: (Int64, Int64) = (Int64.max, Int64.max)
             if let antes {
-                guard let row = try Row.fetchOne(db, sql: "SELECT fecha, id FROM pedido WHERE id = ? AND usuario_id = ? AND estado = 'realizado'",
+                guard let row = try Row.fetchOne(db, sql: "SELECT fecha, id FROM pedido WHERE id = ? AND usuario_id = ? AND estado <> 'abierto'",
                                                  arguments: [antes, usuarioID]) else {
                     throw OrderError.invalid(field: "antes", problem: "is not one of your placed orders")
                 }
                 bound = (row["fecha"], row["id"])
             }
             let rows = try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT p.id, p.fecha, COALESCE(SUM(l.cantidad * l.precio_centimos), 0) AS total, COALESCE(SUM(l.cantidad), 0) AS platos
+                SELECT p.id, p.fecha, p.estado, COALESCE(SUM(l.cantidad * l.precio_centimos), 0) AS total, COALESCE(SUM(l.cantidad), 0) AS platos
                 FROM pedido p LEFT JOIN linea_pedido l ON l.pedido_id = p.id
-                WHERE p.usuario_id = ? AND p.estado = 'realizado' AND (p.fecha < ? OR (p.fecha = ? AND p.id < ?))
+                WHERE p.usuario_id = ? AND p.estado <> 'abierto' AND (p.fecha < ? OR (p.fecha = ? AND p.id < ?))
                 GROUP BY p.id ORDER BY p.fecha DESC, p.id DESC LIMIT ?
                 """), arguments: [usuarioID, bound.0, bound.0, bound.1, limit])
-            return rows.map { ResumenPedido(id: $0["id"], fecha: $0["fecha"], totalCentimos: $0["total"], numPlatos: $0["platos"]) }
+            return rows.map {
+                ResumenPedido(id: $0["id"], fecha: $0["fecha"], totalCentimos: $0["total"], numPlatos: $0["platos"],
+                              estado: EstadoPedido(rawValue: $0["estado"]) ?? .realizado)
+            }
         }
     }
 
@@ -167,6 +171,49 @@ extension AppDatabase {
                 ON CONFLICT(usuario_id, clave) DO NOTHING
                 """).execute(arguments: [usuarioID, key, Data(answer.fingerprint), answer.status, Data(answer.body), answer.contentType, now])
         }
+    }
+
+    /// Moves a placed order (or cancels it, for its owner `usuarioID`): one
+    /// transaction whose UPDATE checks the current state in the same
+    /// statement that changes it, so of two racing moves exactly one wins;
+    /// the other gets `transicionNoValida` with the state it found. An order
+    /// that is open, unknown, or (for the owner's cancel) someone else's is `notFound`.
+    public func mover(pedidoID: Int64, _ move: MovimientoPedido, now: Int64, minutos: Int? = nil, motivo: String? = nil,
+                      usuarioID: Int64? = nil) throws -> Pedido {
+        guard let to = move.from.after(move), move != .checkout else { throw OrderError.transicionNoValida(estado: move.from) }
+        return try orderWrite { db in
+            let listo = minutos.map { now + Int64($0) * 60 }
+            try db.cachedStatement(sql: """
+                UPDATE pedido SET estado = ?, listo_estimado = COALESCE(listo_estimado, ?), motivo = COALESCE(?, motivo)
+                WHERE id = ? AND estado = ? AND (? IS NULL OR usuario_id = ?)
+                """).execute(arguments: [to.rawValue, listo, motivo, pedidoID, move.from.rawValue, usuarioID, usuarioID])
+            guard db.changesCount == 1 else {
+                let estado = try String.fetchOne(db.cachedStatement(sql: "SELECT estado FROM pedido WHERE id = ? AND (? IS NULL OR usuario_id = ?)"),
+                                                 arguments: [pedidoID, usuarioID, usuarioID])
+                guard let estado, let current = EstadoPedido(rawValue: estado), current != .abierto || usuarioID != nil else {
+                    throw OrderError.notFound
+                }
+                throw OrderError.transicionNoValida(estado: current)
+            }
+            try Self.recordEvento(db, pedidoID: pedidoID, estado: to, now: now)
+            return try Self.load(db, id: pedidoID)
+        }
+    }
+
+    /// Any placed order, for the kitchen; an open or unknown one is `notFound`.
+    public func pedidoCocina(id: Int64) throws -> Pedido {
+        do {
+            return try writer.read { db in
+                let pedido = try Self.load(db, id: id)
+                guard pedido.estado != .abierto else { throw OrderError.notFound }
+                return pedido
+            }
+        } catch let error as OrderError { throw error } catch { throw StoreError(error) }
+    }
+
+    /// The orders in `estados` (never `abierto`), oldest `fecha` first, ties by id.
+    public func pedidosCocina(estados: [EstadoPedido]) throws -> [Pedido] {
+        try read { db in try Self.loadMany(db, estados: estados.filter { $0 != .abierto }) }
     }
 
     /// How many lines an order id has in the table (tests check the cascade).
@@ -206,12 +253,57 @@ extension AppDatabase {
         return linea(row)
     }
 
-    private static func load(_ db: Database, id: Int64) throws -> Pedido {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, estado, fecha, direccion, telefono FROM pedido WHERE id = ?"), arguments: [id]) else {
+    private static let pedidoSQL = """
+        SELECT p.id, p.estado, p.fecha, p.direccion, p.telefono, p.listo_estimado, p.motivo, u.id AS cliente_id, u.nombre AS cliente_nombre
+        FROM pedido p JOIN usuario u ON u.id = p.usuario_id
+        """
+
+    private static func pedido(_ row: Row, lineas: [LineaPedido], eventos: [EventoPedido]) -> Pedido {
+        Pedido(id: row["id"], estado: EstadoPedido(rawValue: row["estado"]) ?? .abierto, fecha: row["fecha"],
+               direccion: row["direccion"], telefono: row["telefono"], lineas: lineas, listoEstimado: row["listo_estimado"],
+               motivo: row["motivo"], eventos: eventos, cliente: (row["cliente_id"], row["cliente_nombre"]))
+    }
+
+    private static func evento(_ row: Row) -> EventoPedido {
+        EventoPedido(estado: EstadoPedido(rawValue: row["estado"]) ?? .realizado, fecha: row["fecha"])
+    }
+
+    static func load(_ db: Database, id: Int64) throws -> Pedido {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: pedidoSQL + " WHERE p.id = ?"), arguments: [id]) else {
             throw OrderError.notFound
         }
         let lineas = try Row.fetchAll(db.cachedStatement(sql: linesOfPedido), arguments: [id]).map(linea)
-        return Pedido(id: row["id"], estado: EstadoPedido(rawValue: row["estado"]) ?? .abierto, fecha: row["fecha"],
-                      direccion: row["direccion"], telefono: row["telefono"], lineas: lineas)
+        let eventos = try Row.fetchAll(db.cachedStatement(sql: "SELECT estado, fecha FROM pedido_evento WHERE pedido_id = ? ORDER BY id"),
+                                       arguments: [id]).map(evento)
+        return pedido(row, lineas: lineas, eventos: eventos)
+    }
+
+    static func recordEvento(_ db: Database, pedidoID: Int64, estado: EstadoPedido, now: Int64) throws {
+        try db.cachedStatement(sql: "INSERT INTO pedido_evento (pedido_id, estado, fecha) VALUES (?, ?, ?)")
+            .execute(arguments: [pedidoID, estado.rawValue, now])
+    }
+
+    /// Orders in `estados`, oldest `fecha` first, ties by id: three queries
+    /// (orders, their lines, their events), however many orders there are.
+    static func loadMany(_ db: Database, estados: [EstadoPedido]) throws -> [Pedido] {
+        let states = estados.map { "'\($0.rawValue)'" }.joined(separator: ",")
+        let rows = try Row.fetchAll(db.cachedStatement(sql: pedidoSQL + " WHERE p.estado IN (\(states)) ORDER BY p.fecha, p.id"))
+        guard !rows.isEmpty else { return [] }
+        var lineas: [Int64: [LineaPedido]] = [:]
+        for row in try Row.fetchAll(db.cachedStatement(sql: lineSQL.replacingOccurrences(of: "SELECT l.id", with: "SELECT l.pedido_id, l.id")
+            + " JOIN pedido o ON o.id = l.pedido_id WHERE o.estado IN (\(states)) ORDER BY l.id")) {
+            lineas[row["pedido_id"], default: []].append(linea(row))
+        }
+        var eventos: [Int64: [EventoPedido]] = [:]
+        for row in try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT e.pedido_id, e.estado, e.fecha FROM pedido_evento e JOIN pedido o ON o.id = e.pedido_id
+            WHERE o.estado IN (\(states)) ORDER BY e.id
+            """)) {
+            eventos[row["pedido_id"], default: []].append(evento(row))
+        }
+        return rows.map { row in
+            let id: Int64 = row["id"]
+            return pedido(row, lineas: lineas[id] ?? [], eventos: eventos[id] ?? [])
+        }
     }
 }

@@ -1,0 +1,160 @@
+import Foundation
+
+/// The kitchen ticket for an 80 mm printer: 42 columns, no tabs, times in
+/// the restaurant's time zone, money in Spanish form.
+public enum KitchenTicket {
+    /// Characters per line (`String.count`).
+    public static let width = 42
+
+    /// The ticket's text, lines joined by `\n`, ending with one.
+    public static func render(_ pedido: Pedido, zone: TimeZone) -> String {
+        var lines: [String] = []
+        let rule = String(repeating: "-", count: width)
+        lines += wrap("Pedido #\(pedido.id)", first: "", rest: "")
+        if let fecha = pedido.fecha { lines.append(LocalTime.dayAndMinute(fecha, zone: zone)) }
+        if let cliente = pedido.cliente { lines += wrap(cliente.nombre, first: "Cliente: ", rest: "  ") }
+        lines.append("Estado: \(pedido.estado.rawValue)")
+        if let listo = pedido.listoEstimado { lines.append("Listo para: \(LocalTime.minute(listo, zone: zone))") }
+        lines.append(rule)
+        for linea in pedido.lineas {
+            let prefix = "\(linea.cantidad) x "
+            lines += wrap(linea.nombre, first: prefix, rest: String(repeating: " ", count: prefix.count))
+        }
+        lines.append(rule)
+        lines.append(columns("TOTAL", Money.spanish(pedido.totalCentimos)))
+        lines.append(rule)
+        if let direccion = pedido.direccion { lines += wrap(direccion, first: "Dirección: ", rest: "  ") }
+        if let telefono = pedido.telefono { lines += wrap(telefono, first: "Teléfono: ", rest: "  ") }
+        if let motivo = pedido.motivo { lines += wrap(motivo, first: "Motivo: ", rest: "  ") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `left` and `right` on one line, `right` flush right (on two lines if they do not fit).
+    static func columns(_ left: String, _ right: String) -> String {
+        let gap = width - left.count - right.count
+        return gap >= 1 ? left + String(repeating: " ", count: gap) + right : left + " " + right
+    }
+
+    /// `text` wrapped at word boundaries to `width`, the first line after
+    /// `first`, the others after `rest`; a word longer than a line is cut.
+    /// Tabs, newlines and other control characters become spaces.
+    public static func wrap(_ text: String, first: String, rest: String) -> [String] {
+        let clean = String(text.map { $0.isNewline || $0 == "\t" || $0.unicodeScalars.allSatisfy({ $0.properties.generalCategory == .control }) ? " " : $0 })
+        var lines: [String] = []
+        var line = first
+        var lineHasWord = false
+        for piece in clean.split(separator: " ", omittingEmptySubsequences: true) {
+            var word = Substring(piece)
+            while !word.isEmpty {
+                let separator = lineHasWord ? 1 : 0
+                if line.count + separator + word.count <= width {
+                    line += (lineHasWord ? " " : "") + word
+                    lineHasWord = true
+                    break
+                }
+                if lineHasWord {
+                    lines.append(line)
+                    line = rest
+                    lineHasWord = false
+                    continue
+                }
+                // Alone on its line and still too long: cut it.
+                let room = max(1, width - line.count)
+                line += word.prefix(room)
+                word = word.dropFirst(room)
+                lines.append(line)
+                line = rest
+            }
+        }
+        if lineHasWord || lines.isEmpty { lines.append(line) }
+        return lines
+    }
+}
+
+/// Money in Spanish form: `1.234,50 €` (thousands with a dot, a decimal comma, a space before €).
+public enum Money {
+    /// `cents` as Spanish text.
+    public static func spanish(_ cents: Int) -> String {
+        let negative = cents < 0
+        let magnitude = cents.magnitude
+        var whole = String(magnitude / 100)
+        var grouped = ""
+        while whole.count > 3 {
+            grouped = "." + whole.suffix(3) + grouped
+            whole = String(whole.dropLast(3))
+        }
+        let fraction = magnitude % 100
+        return (negative ? "-" : "") + whole + grouped + "," + (fraction < 10 ? "0" : "") + String(fraction) + " €"
+    }
+}
+
+/// Times and days in the restaurant's time zone (Gregorian, 24-hour).
+public enum LocalTime {
+    private static func calendar(_ zone: TimeZone) -> Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        return calendar
+    }
+
+    private static func pad(_ n: Int, _ width: Int = 2) -> String {
+        let s = String(n)
+        return String(repeating: "0", count: max(0, width - s.count)) + s
+    }
+
+    /// `dd/MM/yyyy HH:mm`, seconds dropped.
+    public static func dayAndMinute(_ t: Int64, zone: TimeZone) -> String {
+        let c = calendar(zone).dateComponents([.year, .month, .day, .hour, .minute], from: Date(timeIntervalSince1970: TimeInterval(t)))
+        return "\(pad(c.day ?? 0))/\(pad(c.month ?? 0))/\(pad(c.year ?? 0, 4)) \(pad(c.hour ?? 0)):\(pad(c.minute ?? 0))"
+    }
+
+    /// `HH:mm`.
+    public static func minute(_ t: Int64, zone: TimeZone) -> String {
+        let c = calendar(zone).dateComponents([.hour, .minute], from: Date(timeIntervalSince1970: TimeInterval(t)))
+        return "\(pad(c.hour ?? 0)):\(pad(c.minute ?? 0))"
+    }
+
+    /// The local day `t` falls on, as `YYYY-MM-DD`.
+    public static func day(_ t: Int64, zone: TimeZone) -> String {
+        let c = calendar(zone).dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: TimeInterval(t)))
+        return "\(pad(c.year ?? 0, 4))-\(pad(c.month ?? 0))-\(pad(c.day ?? 0))"
+    }
+
+    /// A strict `YYYY-MM-DD` that names a real day, as (year, month, day); nil otherwise.
+    public static func parseDay(_ text: String) -> (year: Int, month: Int, day: Int)? {
+        let u = Array(text.utf8)
+        guard u.count == 10, u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-"),
+              u.enumerated().allSatisfy({ $0.offset == 4 || $0.offset == 7 || (0x30...0x39).contains($0.element) }),
+              let y = Int(text.prefix(4)), let m = Int(text.dropFirst(5).prefix(2)), let d = Int(text.suffix(2)),
+              y >= 1970, y <= 9999, (1...12).contains(m), d >= 1 else { return nil }
+        let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]
+        return d <= days ? (y, m, d) : nil
+    }
+
+    /// The local days from `desde` to `hasta` (inclusive), each with the Unix
+    /// seconds of its start and of the next day's start (23, 24 or 25 hours apart).
+    public static func days(from desde: (year: Int, month: Int, day: Int), through count: Int,
+                            zone: TimeZone) -> [(fecha: String, start: Int64, end: Int64)] {
+        let cal = calendar(zone)
+        guard let first = cal.date(from: DateComponents(year: desde.year, month: desde.month, day: desde.day)) else { return [] }
+        var out: [(String, Int64, Int64)] = []
+        var start = cal.startOfDay(for: first)
+        for _ in 0..<count {
+            guard let next = cal.date(byAdding: .day, value: 1, to: start) else { break }
+            let c = cal.dateComponents([.year, .month, .day], from: start)
+            out.append(("\(pad(c.year ?? 0, 4))-\(pad(c.month ?? 0))-\(pad(c.day ?? 0))",
+                        Int64(start.timeIntervalSince1970), Int64(cal.startOfDay(for: next).timeIntervalSince1970)))
+            start = cal.startOfDay(for: next)
+        }
+        return out
+    }
+
+    /// Days from `a` to `b` counting both ends (negative when `b` is before `a`).
+    public static func span(_ a: (year: Int, month: Int, day: Int), _ b: (year: Int, month: Int, day: Int)) -> Int {
+        var utc = Calendar(identifier: .gregorian)
+        utc.timeZone = TimeZone(identifier: "UTC") ?? utc.timeZone
+        guard let da = utc.date(from: DateComponents(year: a.year, month: a.month, day: a.day)),
+              let db = utc.date(from: DateComponents(year: b.year, month: b.month, day: b.day)) else { return 0 }
+        return Int((db.timeIntervalSince1970 - da.timeIntervalSince1970) / 86_400) + 1
+    }
+}
