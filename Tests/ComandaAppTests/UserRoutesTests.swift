@@ -12,10 +12,12 @@ final class TestClock: Sendable {
     private let value = Mutex<Int64>(1_800_000_000)
     var now: Int64 { value.withLock { $0 } }
     func advance(_ seconds: Int64) { value.withLock { $0 += seconds } }
+    func set(_ seconds: Int64) { value.withLock { $0 = seconds } }
 }
 
 /// An application on `database` with cheap scrypt and a hand-moved clock.
-func makeUserApp(database: AppDatabase? = nil, clock: TestClock = TestClock()) throws -> (ComandaApplication, AppDatabase) {
+func makeUserApp(database: AppDatabase? = nil, clock: TestClock = TestClock(),
+                 configure: (inout AppConfiguration) -> Void = { _ in }) throws -> (ComandaApplication, AppDatabase) {
     let db = try database ?? AppDatabase.inMemory()
     _ = try db.importPlatos([DatosPlato(nombre: "Tortilla", descripcion: "De patata", precioCentimos: 800, tipo: "Entrantes"),
                              DatosPlato(nombre: "Flan", descripcion: "Casero", precioCentimos: 450, tipo: "Postres")],
@@ -23,6 +25,7 @@ func makeUserApp(database: AppDatabase? = nil, clock: TestClock = TestClock()) t
     var config = AppConfiguration()
     config.publicFolder = "/nonexistent"
     config.scryptLogN = 10
+    configure(&config)
     return (ComandaApplication(configuration: config, database: db, logger: makeQuietLogger(), now: { clock.now }), db)
 }
 
