@@ -9,6 +9,11 @@ public enum BuiltIn {
         "display.html": PackageResources.display_html,
         "display.css": PackageResources.display_css,
         "display.js": PackageResources.display_js,
+        "staff.js": PackageResources.staff_js,
+        "staff.css": PackageResources.staff_css,
+        "cocina.html": PackageResources.cocina_html,
+        "cocina.css": PackageResources.cocina_css,
+        "cocina.js": PackageResources.cocina_js,
     ]
     /// `Config/comanda.json`.
     public static var configuration: [UInt8] { PackageResources.comanda_json }

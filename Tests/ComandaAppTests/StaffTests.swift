@@ -61,4 +61,18 @@ import Testing
             #expect(anonymous.header("WWW-Authenticate") == "Bearer")
         }
     }
+
+    /// A time zone that is not an IANA name stops start-up with one line naming the setting.
+    @Test func badTimeZoneStopsStartUp() throws {
+        let dir = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (status, output) = try runComanda(["serve", "--port", "0", "--database", dir + "/tz.sqlite"], in: dir,
+                                              shellSetup: "export COMANDA_ZONA_HORARIA=Marte/Olimpo")
+        #expect(status != 0)
+        #expect(output == "comanda: invalid setting zonaHoraria = \"Marte/Olimpo\" from COMANDA_ZONA_HORARIA: expected an IANA time zone name such as Europe/Madrid\n")
+        let (tzStatus, tzOutput) = try runComanda(["serve", "--port", "0", "--database", dir + "/tz.sqlite"], in: dir,
+                                                  shellSetup: "export TZ=Nowhere/Land")
+        #expect(tzStatus != 0)
+        #expect(tzOutput.contains("zonaHoraria = \"Nowhere/Land\" from TZ"))
+    }
 }
