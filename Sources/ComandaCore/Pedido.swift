@@ -193,10 +193,17 @@ public enum PedidoRules {
 
     /// A rejection's reason, trimmed, 1…300 characters, no control characters but newlines.
     public static func motivo(_ raw: String) throws(OrderError) -> String {
+        try freeText(raw, field: "motivo", lengths: 1...300)
+    }
+
+    /// Text a person wrote: trimmed, `lengths` characters, no control characters but newlines.
+    private static func freeText(_ raw: String, field: String, lengths: ClosedRange<Int>) throws(OrderError) -> String {
         let s = raw.trimmingWhitespace()
-        guard (1...300).contains(s.count) else { throw .invalid(field: "motivo", problem: "must be 1 to 300 characters") }
+        guard lengths.contains(s.count) else {
+            throw .invalid(field: field, problem: "must be \(lengths.lowerBound) to \(lengths.upperBound) characters")
+        }
         guard !s.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\n" }) else {
-            throw .invalid(field: "motivo", problem: "must not contain control characters")
+            throw .invalid(field: field, problem: "must not contain control characters")
         }
         return s
     }
@@ -210,14 +217,9 @@ public enum PedidoRules {
         return n
     }
 
-    /// The address, trimmed, 5…300 characters, no control characters.
+    /// The address, trimmed, 5…300 characters, no control characters but newlines.
     public static func direccion(_ raw: String) throws(OrderError) -> String {
-        let s = raw.trimmingWhitespace()
-        guard (5...300).contains(s.count) else { throw .invalid(field: "direccion", problem: "must be 5 to 300 characters") }
-        guard !s.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\n" }) else {
-            throw .invalid(field: "direccion", problem: "must not contain control characters")
-        }
-        return s
+        try freeText(raw, field: "direccion", lengths: 5...300)
     }
 
     /// The phone as entered (trimmed): digits with an optional leading `+`,
