@@ -129,6 +129,10 @@ def op(summary, access, responses, params=None, request=None, description=None, 
     return o
 
 
+ALERGENO_CODES = ["gluten", "crustaceos", "huevos", "pescado", "cacahuetes", "soja", "lacteos", "frutos_de_cascara",
+                  "apio", "mostaza", "sesamo", "sulfitos", "altramuces", "moluscos"]
+ALERGENOS = {"type": "array", "items": {"type": "string", "enum": ALERGENO_CODES}, "uniqueItems": True,
+             "description": "Allergen codes, in the regulation's order."}
 ESTADOS = ["abierto", "realizado", "aceptado", "preparado", "entregado", "rechazado", "cancelado"]
 MONEY = {"type": "number", "minimum": 0, "description": "Euros with at most two decimals, computed from integer cents."}
 TIME = {"type": "string", "format": "date-time", "description": "ISO 8601 in UTC with a `Z`."}
@@ -168,7 +172,15 @@ SCHEMAS = {
         "descripcion": {"type": "string"},
         "precio": MONEY,
         "tipo": {"type": "string", "description": "The category."},
+        "disponible": {"type": "boolean", "description": "false: sold out for now."},
+        "alergenos": ALERGENOS,
+        "trazas": ALERGENOS,
+        "ingredientes": {"type": "array", "items": ref("Ingrediente")},
+        "foto": {"type": ["string", "null"], "description": "`/platos/{id}/foto?v=TAG`, or null."},
     }),
+    "Ingrediente": obj({"nombre": {"type": "string", "minLength": 1, "maxLength": 100},
+                        "cantidad": {"type": "string", "maxLength": 50}}),
+    "Alergeno": obj({"codigo": {"type": "string", "enum": ALERGENO_CODES}, "nombre": {"type": "string"}}),
     "Seccion": obj({"tipo": {"type": "string"}, "platos": {"type": "array", "items": ref("Plato")}}),
     "Categoria": obj({"tipo": {"type": "string"}, "descripcion": {"type": "string"},
                       "num_platos": {"type": "integer", "minimum": 1}}),
@@ -232,6 +244,18 @@ REQUESTS = {
                     "telefono": {"type": "string", "pattern": "^\\+?[0-9][0-9 .()-]{4,20}[0-9]$"}}, extra=True),
     "Aceptar": obj({"minutos": {"type": "integer", "minimum": 1, "maximum": 240}}, extra=True),
     "Rechazar": obj({"motivo": {"type": "string", "minLength": 1, "maxLength": 300}}, extra=True),
+    "NuevoPlato": obj({
+        "nombre": {"type": "string", "minLength": 1, "maxLength": 100},
+        "descripcion": {"type": "string", "maxLength": 1000},
+        "precio": {"type": "number", "exclusiveMinimum": 0, "maximum": 10000, "multipleOf": 0.01},
+        "tipo": {"type": "string", "minLength": 1, "maxLength": 50},
+        "alergenos": ALERGENOS, "trazas": ALERGENOS,
+        "ingredientes": {"type": "array", "maxItems": 50, "items": {
+            "type": "object", "required": ["nombre"], "properties": {
+                "nombre": {"type": "string", "minLength": 1, "maxLength": 100}, "cantidad": {"type": "string", "maxLength": 50}}}},
+        "disponible": {"type": "boolean"},
+    }, required=["nombre", "descripcion", "precio", "tipo"], extra=True),
+    "Disponible": obj({"disponible": {"type": "boolean"}}, extra=True),
     "NuevaReserva": obj({"name": {"type": "string", "minLength": 1, "maxLength": 100},
                          "size": {"type": "integer", "minimum": 1, "maximum": 50}}, extra=True),
 }
@@ -266,6 +290,17 @@ def legacy(summary, params, success, operation_id):
 
 MOVE_CONFLICT = error("`transicion_no_valida`: the move does not start from the order's state (`estado` says which).")
 
+PLATO_PATH = path_param("id", "The dish's id.")
+MENU_FILTERS = [
+    query("q", "A literal substring of `nombre` or `descripcion`, ignoring case and accents.", {"type": "string"}),
+    query("tipo", "Only this category.", {"type": "string"}),
+    query("sin", "Leave out dishes containing any of these allergen codes (comma-separated).", {"type": "string"}),
+    query("trazas", "`excluir`: with `sin`, leave out dishes that may hold them as traces too.",
+          {"type": "string", "enum": ["excluir", "incluir"]}),
+    query("disponible", "`true`: only dishes that can be ordered now.", {"type": "string", "enum": ["true", "false"]}),
+]
+PATCH_PLATO = {**REQUESTS["NuevoPlato"], "required": []}
+
 PEDIDO_LINKS = {
     "GetPedido": {"operationId": "getPedido", "parameters": {"id": "$response.body#/id"}},
     "AddLinea": {"operationId": "addLinea", "parameters": {"id": "$response.body#/id"}},
@@ -291,16 +326,50 @@ PATHS = {
                                                "content": {"text/plain; version=0.0.4; charset=utf-8": {"schema": {"type": "string"}}}}}}},
     "/openapi.json": {"get": op("This document.", ANYONE, {"200": ok({"type": "object"}, headers=ETAG), "304": NOT_MODIFIED},
                                 tags=["Operations"], operation_id="openapi")},
-    "/platos": {"get": op("The menu, by category (menu order) then name.", ANYONE,
-                          {"200": ok({"type": "array", "items": ref("Plato")}, headers=ETAG), "304": NOT_MODIFIED},
-                          params=[query("q", "A literal substring of `nombre` or `descripcion`, ignoring case and accents.", {"type": "string"}),
-                                  query("tipo", "Only this category.", {"type": "string"})],
-                          tags=["Menu"], operation_id="listPlatos")},
-    "/platos/{id}": {"get": op("One dish.", ANYONE, {"200": ok(ref("Plato"), headers=ETAG), "304": NOT_MODIFIED},
-                               params=[path_param("id", "The dish's id.")], tags=["Menu"], operation_id="getPlato")},
+    "/platos": {
+        "get": op("The menu, by category (menu order) then name.", ANYONE,
+                  {"200": ok({"type": "array", "items": ref("Plato")}, headers=ETAG), "304": NOT_MODIFIED},
+                  params=MENU_FILTERS, tags=["Menu"], operation_id="listPlatos"),
+        "post": op("A new dish (a new category joins the menu order last).", staff("gerente"),
+                   {"201": ok(ref("Plato"), "Created.", headers={"Location": {"required": True, "schema": {"type": "string"}}}),
+                    "409": error("`nombre_en_uso`: another dish on the menu has this name (ignoring case and accents).")},
+                   request=body(REQUESTS["NuevoPlato"]), tags=["Managing the menu"], operation_id="createPlato"),
+    },
+    "/platos/{id}": {
+        "get": op("One dish.", ANYONE, {"200": ok(ref("Plato"), headers=ETAG), "304": NOT_MODIFIED},
+                  params=[PLATO_PATH], tags=["Menu"], operation_id="getPlato"),
+        "patch": op("Change the fields sent (an empty object changes nothing).", staff("gerente"),
+                    {"200": ok(ref("Plato")), "409": error("`nombre_en_uso`: another dish on the menu has this name.")},
+                    params=[PLATO_PATH], request=body(PATCH_PLATO), tags=["Managing the menu"], operation_id="patchPlato"),
+        "delete": op("Retire a dish: off the menu, search and favourites; kept in placed orders.", staff("gerente"),
+                     {"204": NO_CONTENT}, params=[PLATO_PATH], tags=["Managing the menu"], operation_id="retirePlato"),
+    },
+    "/platos/{id}/disponible": {"put": op("Sold out for now (false), or back (true).", staff("cocina"), {"200": ok(ref("Plato"))},
+                                          params=[PLATO_PATH], request=body(REQUESTS["Disponible"]), tags=["Managing the menu"],
+                                          operation_id="setDisponible")},
+    "/platos/{id}/foto": {
+        "get": {**op("The dish's photo (strong ETag; `immutable` with the current `v`).", ANYONE,
+                     {"200": {"description": "The image.", "headers": ETAG,
+                              "content": {t: {"schema": {"type": "string", "format": "binary"}} for t in ["image/jpeg", "image/png", "image/webp"]}},
+                      "304": NOT_MODIFIED},
+                     params=[PLATO_PATH, query("v", "The photo's version tag.", {"type": "string"})], tags=["Managing the menu"],
+                     operation_id="getFoto")},
+        "put": op("Upload the photo: JPEG, PNG or WebP up to 5 MiB, 1…10000 px each way.", staff("gerente"),
+                  {"200": ok(ref("Plato")), "413": rref("TooLarge"), "415": error("Not image/jpeg, image/png or image/webp."),
+                   "422": error("`imagen_no_valida`: the bytes are not that format, or the size is out of range.")},
+                  params=[PLATO_PATH],
+                  request={"required": True, "content": {t: {"schema": {"type": "string", "format": "binary"}}
+                                                         for t in ["image/jpeg", "image/png", "image/webp"]}},
+                  tags=["Managing the menu"], operation_id="putFoto"),
+        "delete": op("Remove the photo.", staff("gerente"), {"204": NO_CONTENT}, params=[PLATO_PATH],
+                     tags=["Managing the menu"], operation_id="deleteFoto"),
+    },
+    "/alergenos": {"get": op("The 14 allergens of Regulation (EU) 1169/2011, Annex II, in its order.", ANYONE,
+                             {"200": ok({"type": "array", "items": ref("Alergeno"), "minItems": 14, "maxItems": 14})},
+                             tags=["Menu"], operation_id="alergenos")},
     "/carta": {"get": op("The menu in sections, as the app's table shows it.", ANYONE,
                          {"200": ok({"type": "array", "items": ref("Seccion")}, headers=ETAG), "304": NOT_MODIFIED},
-                         params=[query("q", "As on /platos.", {"type": "string"}), query("tipo", "As on /platos.", {"type": "string"})],
+                         params=MENU_FILTERS,
                          tags=["Menu"], operation_id="carta")},
     "/categorias": {"get": op("The categories in menu order.", ANYONE,
                               {"200": ok({"type": "array", "items": ref("Categoria")}, headers=ETAG), "304": NOT_MODIFIED},
@@ -440,7 +509,7 @@ DOCUMENT = {
             "The legacy RestaurantQueue feed (plain text) is mounted at `/queue` by default."),
     },
     "servers": [{"url": "http://127.0.0.1:8080"}],
-    "tags": [{"name": t} for t in ["Operations", "Menu", "Users", "Orders", "Kitchen", "Reports", "Waitlist", "RestaurantQueue feed"]],
+    "tags": [{"name": t} for t in ["Operations", "Menu", "Managing the menu", "Users", "Orders", "Kitchen", "Reports", "Waitlist", "RestaurantQueue feed"]],
     "paths": PATHS,
     "components": {
         "schemas": dict(sorted({**SCHEMAS, **REQUESTS}.items())),

@@ -44,8 +44,14 @@ public struct AppConfiguration: Sendable, Equatable {
     /// The categories' descriptions and menu order (file only: `"categorias"`).
     public var categorias: [CategoriaConfig] = []
 
-    /// The defaults.
-    public init() {}
+    /// The defaults: the photo route may carry `maxPhotoBytes` (5 MiB), every other 1 MiB.
+    public init() {
+        http.limits.allowances = [Self.photoAllowance(5 * 1024 * 1024)]
+    }
+
+    static func photoAllowance(_ bytes: Int) -> HTTPLimits.BodyAllowance {
+        HTTPLimits.BodyAllowance(method: .PUT, pattern: "/platos/:id/foto", maxBytes: bytes)
+    }
 
     /// `zonaHoraria` as a time zone (UTC if it somehow no longer resolves).
     public var timeZone: TimeZone { TimeZone(identifier: zonaHoraria) ?? TimeZone(secondsFromGMT: 0) ?? .current }
@@ -112,6 +118,7 @@ public struct AppConfiguration: Sendable, Equatable {
         int("maxRequestLineBytes", 256...(1 << 20)) { $0.http.limits.maxRequestLineBytes = $1 },
         int("maxHeaderBytes", 1024...(1 << 20)) { $0.http.limits.maxHeaderBytes = $1 },
         int("maxBodyBytes", 1024...(1 << 30)) { $0.http.limits.maxBodyBytes = $1 },
+        int("maxPhotoBytes", 1024...(64 << 20)) { $0.http.limits.allowances = [photoAllowance($1)] },
         seconds("headerTimeout") { $0.http.headerTimeout = $1 },
         seconds("idleTimeout") { $0.http.idleTimeout = $1 },
         int("maxConnections", 1...1_000_000) { $0.http.maxConnections = $1 },

@@ -35,6 +35,7 @@ public final class ComandaApplication: HTTPResponder {
         }
         let catalog = MenuCatalog(database: database, categorias: configuration.categorias)
         MenuRoutes.register(on: &router, catalog: catalog)
+        MenuEditRoutes.register(on: &router, database: database, catalog: catalog, now: now)
         let users = UserService(database: database, configuration: configuration, now: now)
         self.users = users
         UserRoutes.register(on: &router, users: users, catalog: catalog)
@@ -111,6 +112,8 @@ public final class ComandaApplication: HTTPResponder {
         } catch let error as WaitlistError {
             return APIError(error).response
         } catch let error as OrderError {
+            return APIError(error).response
+        } catch let error as PlatoError {
             return APIError(error).response
         } catch {
             return internalError(error, request: request)

@@ -44,6 +44,60 @@ struct JSONBody {
         guard object[field] != nil else { return nil }
         return try int(field)
     }
+
+    /// Whether the body carries `field` (even as `null`).
+    func has(_ field: String) -> Bool { object[field] != nil }
+
+    /// A required JSON number (an integer or not; `"12"` is not).
+    func number(_ field: String) throws(APIError) -> Double {
+        switch object[field] {
+        case .int(let i)?: return Double(i)
+        case .double(let d)?: return d
+        case nil, .null?: throw APIError.validation(field, "is required")
+        default: throw APIError.validation(field, "must be a number")
+        }
+    }
+
+    /// A required boolean.
+    func bool(_ field: String) throws(APIError) -> Bool {
+        switch object[field] {
+        case .bool(let b)?: return b
+        case nil, .null?: throw APIError.validation(field, "is required")
+        default: throw APIError.validation(field, "must be true or false")
+        }
+    }
+
+    /// A required array of strings.
+    func strings(_ field: String) throws(APIError) -> [String] {
+        guard case .array(let items)? = object[field] else {
+            throw APIError.validation(field, object[field] == nil || object[field] == .null ? "is required" : "must be an array of texts")
+        }
+        var out: [String] = []
+        for item in items {
+            guard case .string(let s) = item else { throw APIError.validation(field, "must be an array of texts") }
+            out.append(s)
+        }
+        return out
+    }
+
+    /// A required array of objects whose listed keys are strings (`cantidad`-like keys may be absent: `""`).
+    func objects(_ field: String, required: String, optional: String) throws(APIError) -> [(String, String)] {
+        guard case .array(let items)? = object[field] else {
+            throw APIError.validation(field, object[field] == nil || object[field] == .null ? "is required" : "must be an array of objects")
+        }
+        var out: [(String, String)] = []
+        for (i, item) in items.enumerated() {
+            guard case .object(let o) = item, case .string(let a)? = o[required] else {
+                throw APIError.validation(field, "item \(i + 1) must be an object with a text \(required)")
+            }
+            switch o[optional] {
+            case nil: out.append((a, ""))
+            case .string(let b)?: out.append((a, b))
+            default: throw APIError.validation(field, "item \(i + 1): \(optional) must be a text")
+            }
+        }
+        return out
+    }
 }
 
 extension APIError {

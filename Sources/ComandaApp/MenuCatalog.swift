@@ -19,6 +19,8 @@ final class MenuCatalog: Sendable {
         var revision = -1
         var menu = Menu(platos: [], firstSeen: [], configured: [])
         var answers: [String: Encoded] = [:]
+        /// Photos read since the revision moved (nil: the dish has none).
+        var fotos: [Int64: FotoPlato?] = [:]
     }
 
     private let database: AppDatabase
@@ -61,7 +63,24 @@ final class MenuCatalog: Sendable {
             s.revision = snapshot.revision
             s.menu = menu
             s.answers.removeAll()
+            s.fotos.removeAll()
         }
+    }
+
+    /// A dish's photo, from memory while the menu's revision stands (a photo
+    /// change moves it): read from the database once, then sent as is.
+    func foto(id: Int64) throws -> FotoPlato? {
+        try refresh()
+        let (hit, revision) = state.withLock { ($0.fotos[id], $0.revision) }
+        if let hit { return hit }
+        let foto = try database.foto(id: id)
+        state.withLock { s in
+            // A change committed meanwhile moved the revision: do not keep what may be stale.
+            guard s.revision == revision else { return }
+            if s.fotos.count >= Self.maxAnswers { s.fotos.removeAll(keepingCapacity: true) }
+            s.fotos[id] = .some(foto)
+        }
+        return foto
     }
 
     /// A strong tag from what was asked and the exact bytes (FNV-1a 64), so a

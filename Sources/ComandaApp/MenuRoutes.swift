@@ -6,9 +6,9 @@ enum MenuRoutes {
     static func register(on router: inout Routes, catalog: MenuCatalog) {
         router.add(.GET, "/platos", .anyone) { r in
             let request = r.http
-            let (q, tipo, key) = filter("platos", request)
-            let answer = try catalog.answer(key: key) { menu in
-                try JSON.encode(menu.search(query: q, tipo: tipo).map(PlatoDTO.init))
+            let f = try filter("platos", request)
+            let answer = try catalog.answer(key: f.key) { menu in
+                try JSON.encode(f.search(menu).map(PlatoDTO.init))
             }
             return respond(answer)
         }
@@ -24,9 +24,9 @@ enum MenuRoutes {
         }
         router.add(.GET, "/carta", .anyone) { r in
             let request = r.http
-            let (q, tipo, key) = filter("carta", request)
-            let answer = try catalog.answer(key: key) { menu in
-                let found = menu.search(query: q, tipo: tipo)
+            let f = try filter("carta", request)
+            let answer = try catalog.answer(key: f.key) { menu in
+                let found = f.search(menu)
                 let sections = menu.sections.compactMap { section -> SeccionDTO? in
                     let platos = found.filter { $0.tipo == section.tipo }
                     return platos.isEmpty ? nil : SeccionDTO(tipo: section.tipo, platos: platos.map(PlatoDTO.init))
@@ -45,14 +45,43 @@ enum MenuRoutes {
         }
     }
 
-    /// The `q` and `tipo` filters, and the cache key that identifies the answer.
-    private static func filter(_ route: String, _ request: HTTPRequest) -> (String?, String?, String) {
-        let q = request.queryValue("q")
-        let tipo = request.queryValue("tipo")
-        return (q, tipo, "\(route)\u{0}\(Menu.normalizedQuery(q))\u{0}\(tipo.map { "=" + $0 } ?? "")")
+    /// The filters of `/platos` and `/carta` and the cache key naming the answer.
+    struct Filter {
+        let q: String?, tipo: String?, sin: Alergenos, excluirTrazas: Bool, soloDisponibles: Bool, key: String
+
+        func search(_ menu: Menu) -> [Plato] {
+            menu.search(query: q, tipo: tipo, sin: sin, excluirTrazas: excluirTrazas, soloDisponibles: soloDisponibles)
+        }
     }
 
-    private static func respond(_ answer: MenuCatalog.Encoded) -> HTTPResponse {
+    /// `q`, `tipo`, `sin=gluten,lacteos` (lower-case codes; an empty one is no
+    /// filter; an unknown one 422 `field: sin`), `trazas=excluir` and
+    /// `disponible=true`; anything else in those two is 422 with the field.
+    static func filter(_ route: String, _ request: HTTPRequest) throws -> Filter {
+        let q = request.queryValue("q")
+        let tipo = request.queryValue("tipo")
+        var sin = Alergenos.none
+        if let raw = request.queryValue("sin"), !raw.isEmpty {
+            guard case .success(let set) = Alergenos.parse(raw.split(separator: ",", omittingEmptySubsequences: false).map(String.init)) else {
+                throw APIError.validation("sin", "must be allergen codes separated by commas (see GET /alergenos)")
+            }
+            sin = set
+        }
+        let trazas = request.queryValue("trazas")
+        guard trazas == nil || trazas == "" || trazas == "excluir" || trazas == "incluir" else {
+            throw APIError.validation("trazas", "must be excluir or incluir")
+        }
+        let disponible = request.queryValue("disponible")
+        guard disponible == nil || disponible == "" || disponible == "true" || disponible == "false" else {
+            throw APIError.validation("disponible", "must be true or false")
+        }
+        let excluir = trazas == "excluir" && sin != .none
+        let solo = disponible == "true"
+        let key = "\(route)\u{0}\(Menu.normalizedQuery(q))\u{0}\(tipo.map { "=" + $0 } ?? "")\u{0}\(sin.bits)\(excluir ? "t" : "")\(solo ? "d" : "")"
+        return Filter(q: q, tipo: tipo, sin: sin, excluirTrazas: excluir, soloDisponibles: solo, key: key)
+    }
+
+    static func respond(_ answer: MenuCatalog.Encoded) -> HTTPResponse {
         var response = HTTPResponse.json(answer.body)
         response.headers.add("ETag", answer.etag)
         response.headers.add("Cache-Control", "no-cache")

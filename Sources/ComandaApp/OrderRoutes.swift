@@ -127,6 +127,15 @@ extension APIError {
         case .transicionNoValida(let estado):
             self.init(.conflict, "transicion_no_valida", "This order is \(estado.rawValue): that move does not start there.")
             extraJSON = "\"estado\":" + ErrorBody.quoted(estado.rawValue)
+        case .platoNoDisponible(let ids, let nombres, let checkout):
+            let names = nombres.joined(separator: ", ")
+            if checkout {
+                self.init(.conflict, "plato_no_disponible", "Not available now (sold out or off the menu): \(names). Remove it to place the order.")
+                extraJSON = "\"plato_ids\":[" + ids.map(String.init).joined(separator: ",") + "]"
+            } else {
+                self.init(.unprocessableContent, "plato_no_disponible", "Not available now (sold out or off the menu): \(names).",
+                          field: "plato_id")
+            }
         }
     }
 }

@@ -58,11 +58,17 @@ public struct Menu: Sendable {
     /// Dishes whose name or description contains `query` ignoring case and
     /// accents, optionally only of category `tipo`, in menu order. `query` is
     /// trimmed; an empty one is no filter; it is one literal substring.
-    public func search(query: String?, tipo: String?) -> [Plato] {
+    /// `sin` leaves out dishes containing any of those allergens (with
+    /// `excluirTrazas`, also those that may hold them as traces);
+    /// `soloDisponibles` leaves out sold-out dishes.
+    public func search(query: String?, tipo: String?, sin: Alergenos = .none, excluirTrazas: Bool = false,
+                       soloDisponibles: Bool = false) -> [Plato] {
         let q = Array(Self.normalizedQuery(query).utf8)
         var result: [Plato] = []
         for (i, plato) in platos.enumerated() {
             if let tipo, plato.tipo != tipo { continue }
+            if soloDisponibles && !plato.disponible { continue }
+            if plato.alergenos.intersects(sin) || (excluirTrazas && plato.trazas.intersects(sin)) { continue }
             if !q.isEmpty && !Self.bytes(searchText[i], contain: q) { continue }
             result.append(plato)
         }

@@ -24,12 +24,20 @@ public enum MenuFile {
 
     /// One element of the array, read without failing so errors can name it.
     private struct RawEntry: Decodable, Sendable {
-        enum Key: String, CodingKey { case nombre, descripcion, precio, tipo }
+        enum Key: String, CodingKey { case nombre, descripcion, precio, tipo, alergenos, trazas, ingredientes, disponible }
+        struct RawIngrediente: Decodable, Sendable {
+            let nombre: String
+            let cantidad: String?
+        }
         var isObject = true
         var nombre: Field<String> = .missing
         var descripcion: Field<String> = .missing
         var tipo: Field<String> = .missing
         var precio: Field<Decimal> = .missing
+        var alergenos: Field<[String]> = .missing
+        var trazas: Field<[String]> = .missing
+        var ingredientes: Field<[RawIngrediente]> = .missing
+        var disponible: Field<Bool> = .missing
 
         init(from decoder: any Decoder) throws {
             guard let c = try? decoder.container(keyedBy: Key.self) else { isObject = false; return }
@@ -37,6 +45,10 @@ public enum MenuFile {
             descripcion = .read(c, .descripcion)
             tipo = .read(c, .tipo)
             precio = .read(c, .precio)
+            alergenos = .read(c, .alergenos)
+            trazas = .read(c, .trazas)
+            ingredientes = .read(c, .ingredientes)
+            disponible = .read(c, .disponible)
         }
     }
 
@@ -65,12 +77,38 @@ public enum MenuFile {
             let descripcion = try text(entry.descripcion, "descripcion", max: maxDescriptionLength, allowEmpty: true, fail)
             let cents = try price(entry.precio, fail)
             let tipo = try text(entry.tipo, "tipo", max: maxNameLength, allowEmpty: false, fail)
-            let key = nombre.lowercased()
+            let key = MenuText.searchKey(nombre)
             if let first = seen[key] { throw .duplicateName(index: index, nombre: nombre, firstIndex: first) }
             seen[key] = index
-            entries.append(DatosPlato(nombre: nombre, descripcion: descripcion, precioCentimos: cents, tipo: tipo))
+            var datos = DatosPlato(nombre: nombre, descripcion: descripcion, precioCentimos: cents, tipo: tipo)
+            do {
+                datos.alergenos = try optional(entry.alergenos, "alergenos", "an array of allergen codes") { try PlatoRules.alergenos($0, "alergenos") }
+                datos.trazas = try optional(entry.trazas, "trazas", "an array of allergen codes") { try PlatoRules.alergenos($0, "trazas") }
+                try PlatoRules.both(datos.alergenos ?? .none, datos.trazas ?? .none)
+                datos.ingredientes = try optional(entry.ingredientes, "ingredientes", "an array of {nombre, cantidad}") {
+                    try PlatoRules.ingredientes($0.map { (nombre: $0.nombre, cantidad: $0.cantidad ?? "") })
+                }
+                datos.disponible = try optional(entry.disponible, "disponible", "true or false") { $0 }
+            } catch let problem as PlatoRules.Problem {
+                throw fail(problem.field, problem.problem)
+            } catch let error as MenuError {
+                throw error
+            } catch {
+                throw fail("(entry)", "is not valid")
+            }
+            entries.append(datos)
         }
         return entries
+    }
+
+    /// An optional field: nil when absent; a wrong type fails as `expected`.
+    private static func optional<T, R>(_ field: Field<T>, _ name: String, _ expected: String,
+                                       _ check: (T) throws -> R) throws -> R? {
+        switch field {
+        case .missing: return nil
+        case .wrongType: throw PlatoRules.Problem(name, "must be \(expected)")
+        case .value(let v): return try check(v)
+        }
     }
 
     private static func text(_ field: Field<String>, _ name: String, max: Int, allowEmpty: Bool,

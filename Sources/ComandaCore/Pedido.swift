@@ -178,6 +178,9 @@ public enum OrderError: Error, Sendable, Equatable {
     case invalid(field: String, problem: String)
     /// The move does not start from the order's current state (given).
     case transicionNoValida(estado: EstadoPedido)
+    /// Dishes that are sold out or retired: adding one (`checkout` false), or
+    /// placing an order that holds them (`checkout` true).
+    case platoNoDisponible(ids: [Int64], nombres: [String], checkout: Bool)
 }
 
 /// The rules for quantities, addresses, phones and the kitchen's answers.

@@ -10,14 +10,44 @@ public struct Plato: Sendable, Equatable, Hashable {
     public var precioCentimos: Int
     /// Its category (`Entrantes`, `Postres` …).
     public var tipo: String
+    /// Whether it can be ordered now (false: sold out for now).
+    public var disponible: Bool
+    /// The allergens it contains.
+    public var alergenos: Alergenos
+    /// The allergens it may contain as traces.
+    public var trazas: Alergenos
+    /// Its ingredients with their measures, in order.
+    public var ingredientes: [Ingrediente]
+    /// The current photo's tag (its URL's `v`), nil without a photo.
+    public var fotoTag: String?
 
     /// Creates a dish.
-    public init(id: Int64, nombre: String, descripcion: String, precioCentimos: Int, tipo: String) {
+    public init(id: Int64, nombre: String, descripcion: String, precioCentimos: Int, tipo: String, disponible: Bool = true,
+                alergenos: Alergenos = .none, trazas: Alergenos = .none, ingredientes: [Ingrediente] = [], fotoTag: String? = nil) {
         self.id = id
         self.nombre = nombre
         self.descripcion = descripcion
         self.precioCentimos = precioCentimos
         self.tipo = tipo
+        self.disponible = disponible
+        self.alergenos = alergenos
+        self.trazas = trazas
+        self.ingredientes = ingredientes
+        self.fotoTag = fotoTag
+    }
+}
+
+/// An ingredient and its measure (free text, may be `""`).
+public struct Ingrediente: Sendable, Equatable, Hashable {
+    /// The ingredient (1…100 characters).
+    public var nombre: String
+    /// Its measure, such as `200 g` (0…50 characters).
+    public var cantidad: String
+
+    /// Creates one.
+    public init(nombre: String, cantidad: String) {
+        self.nombre = nombre
+        self.cantidad = cantidad
     }
 }
 
@@ -31,13 +61,21 @@ public struct DatosPlato: Sendable, Equatable {
     public var precioCentimos: Int
     /// The category, trimmed.
     public var tipo: String
+    /// The detail the file may carry; nil: not given (a new dish gets the
+    /// default, an existing one keeps what it has).
+    public var alergenos: Alergenos?, trazas: Alergenos?, ingredientes: [Ingrediente]?, disponible: Bool?
 
     /// Creates an entry.
-    public init(nombre: String, descripcion: String, precioCentimos: Int, tipo: String) {
+    public init(nombre: String, descripcion: String, precioCentimos: Int, tipo: String, alergenos: Alergenos? = nil,
+                trazas: Alergenos? = nil, ingredientes: [Ingrediente]? = nil, disponible: Bool? = nil) {
         self.nombre = nombre
         self.descripcion = descripcion
         self.precioCentimos = precioCentimos
         self.tipo = tipo
+        self.alergenos = alergenos
+        self.trazas = trazas
+        self.ingredientes = ingredientes
+        self.disponible = disponible
     }
 }
 

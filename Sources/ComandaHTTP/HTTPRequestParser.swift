@@ -32,6 +32,7 @@ public struct HTTPRequestParser: Sendable {
         var headers: HTTPHeaders
         var framing: Framing
         var end: Int
+        var maxBody: Int
     }
 
     /// The limits in force.
@@ -165,8 +166,9 @@ public struct HTTPRequestParser: Sendable {
             headers.add(name, value)
             pos = lf + 1
         }
-        let framing = try Self.framing(headers: headers, version: version, limits: limits)
-        return Head(method: method, target: target, version: version, headers: headers, framing: framing, end: end)
+        let maxBody = limits.maxBodyBytes(method, target)
+        let framing = try Self.framing(headers: headers, version: version, maxBody: maxBody)
+        return Head(method: method, target: target, version: version, headers: headers, framing: framing, end: end, maxBody: maxBody)
     }
 
     private static func parseRequestLine(_ line: UnsafeRawBufferPointer) throws(HTTPParseError) -> (HTTPMethod, String, HTTPVersion) {
@@ -233,7 +235,7 @@ public struct HTTPRequestParser: Sendable {
         return (String(decoding: nameBytes, as: UTF8.self), String(decoding: valueBytes, as: UTF8.self))
     }
 
-    private static func framing(headers: HTTPHeaders, version: HTTPVersion, limits: HTTPLimits) throws(HTTPParseError) -> Framing {
+    private static func framing(headers: HTTPHeaders, version: HTTPVersion, maxBody: Int) throws(HTTPParseError) -> Framing {
         let hosts = headers.values(for: "Host")
         if hosts.count > 1 || (version == .http1_1 && hosts.count != 1) { throw .invalidHost }
         let te = headers.values(for: "Transfer-Encoding")
@@ -259,7 +261,7 @@ public struct HTTPRequestParser: Sendable {
                 }
             }
             guard let length else { throw .invalidContentLength }
-            if length > limits.maxBodyBytes { throw .bodyTooLarge }
+            if length > maxBody { throw .bodyTooLarge }
             return length == 0 ? .none : .length(length)
         }
         return .none
@@ -283,7 +285,7 @@ public struct HTTPRequestParser: Sendable {
                 if size == 0 {
                     chunkPhase = .trailers(0)
                 } else {
-                    if size > limits.maxBodyBytes - chunkBody.count { throw .bodyTooLarge }
+                    if size > (head?.maxBody ?? limits.maxBodyBytes) - chunkBody.count { throw .bodyTooLarge }
                     chunkPhase = .data(size)
                 }
             case .data(let remaining):

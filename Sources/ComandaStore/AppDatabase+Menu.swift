@@ -1,4 +1,5 @@
 import ComandaCore
+import Foundation
 import GRDB
 
 /// The result of importing a menu file.
@@ -31,18 +32,30 @@ extension AppDatabase {
             }
             var nextOrder = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(orden), 0) + 1 FROM categoria") ?? 1
             let addCategory = try db.cachedStatement(sql: "INSERT INTO categoria (tipo, orden) VALUES (?, ?) ON CONFLICT(tipo) DO NOTHING")
-            let findPlato = try db.cachedStatement(sql: "SELECT id FROM plato WHERE nombre = ?")
-            let insert = try db.cachedStatement(sql: "INSERT INTO plato (nombre, descripcion, precio_centimos, tipo) VALUES (?, ?, ?, ?)")
-            let update = try db.cachedStatement(sql: "UPDATE plato SET descripcion = ?, precio_centimos = ?, tipo = ? WHERE id = ?")
+            // Upsert by name on the menu, folded as search folds it (`Ñoquis` is `noquis`).
+            let findPlato = try db.cachedStatement(sql: "SELECT id FROM plato WHERE nombre_clave = ? AND retirado_en IS NULL")
+            let insert = try db.cachedStatement(sql: """
+                INSERT INTO plato (nombre, nombre_clave, descripcion, precio_centimos, tipo, disponible, alergenos, trazas, ingredientes)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            let update = try db.cachedStatement(sql: """
+                UPDATE plato SET nombre = ?, descripcion = ?, precio_centimos = ?, tipo = ?, disponible = COALESCE(?, disponible),
+                    alergenos = COALESCE(?, alergenos), trazas = COALESCE(?, trazas), ingredientes = COALESCE(?, ingredientes)
+                WHERE id = ?
+                """)
             var inserted = 0, updated = 0
             for entry in entries {
                 try addCategory.execute(arguments: [entry.tipo, nextOrder])
                 if db.changesCount > 0 { nextOrder += 1 }
-                if let id = try Int64.fetchOne(findPlato, arguments: [entry.nombre]) {
-                    try update.execute(arguments: [entry.descripcion, entry.precioCentimos, entry.tipo, id])
+                let ingredientes = entry.ingredientes.map(Self.ingredientesJSON)
+                if let id = try Int64.fetchOne(findPlato, arguments: [MenuText.searchKey(entry.nombre)]) {
+                    try update.execute(arguments: [entry.nombre, entry.descripcion, entry.precioCentimos, entry.tipo, entry.disponible,
+                                                   entry.alergenos.map { Int($0.bits) }, entry.trazas.map { Int($0.bits) }, ingredientes, id])
                     updated += 1
                 } else {
-                    try insert.execute(arguments: [entry.nombre, entry.descripcion, entry.precioCentimos, entry.tipo])
+                    try insert.execute(arguments: [entry.nombre, MenuText.searchKey(entry.nombre), entry.descripcion, entry.precioCentimos,
+                                                   entry.tipo, entry.disponible ?? true, Int(entry.alergenos?.bits ?? 0),
+                                                   Int(entry.trazas?.bits ?? 0), ingredientes ?? "[]"])
                     inserted += 1
                 }
             }
@@ -79,14 +92,34 @@ extension AppDatabase {
     public func menuSnapshot() throws(StoreError) -> MenuSnapshot {
         try read { db in
             let revision = try Self.revision(db)
-            let rows = try Row.fetchAll(db, sql: "SELECT id, nombre, descripcion, precio_centimos, tipo FROM plato")
-            let platos = rows.map {
-                Plato(id: $0["id"], nombre: $0["nombre"], descripcion: $0["descripcion"],
-                      precioCentimos: $0["precio_centimos"], tipo: $0["tipo"])
-            }
+            let platos = try Row.fetchAll(db, sql: Self.platoSQL + " WHERE p.retirado_en IS NULL ORDER BY p.id").map(Self.plato)
             let order = try String.fetchAll(db, sql: "SELECT tipo FROM categoria ORDER BY orden")
             return MenuSnapshot(revision: revision, platos: platos, categoryOrder: order)
         }
+    }
+
+    static let platoSQL = """
+        SELECT p.id, p.nombre, p.descripcion, p.precio_centimos, p.tipo, p.disponible, p.alergenos, p.trazas, p.ingredientes,
+               f.etiqueta FROM plato p LEFT JOIN plato_foto f ON f.plato_id = p.id
+        """
+
+    static func plato(_ row: Row) -> Plato {
+        Plato(id: row["id"], nombre: row["nombre"], descripcion: row["descripcion"], precioCentimos: row["precio_centimos"],
+              tipo: row["tipo"], disponible: row["disponible"], alergenos: Alergenos(bits: UInt16(truncatingIfNeeded: row["alergenos"] as Int)),
+              trazas: Alergenos(bits: UInt16(truncatingIfNeeded: row["trazas"] as Int)),
+              ingredientes: ingredientes(row["ingredientes"]), fotoTag: row["etiqueta"])
+    }
+
+    /// Ingredients as the column keeps them: `[{"cantidad": …, "nombre": …}]`.
+    static func ingredientesJSON(_ list: [Ingrediente]) -> String {
+        let objects = list.map { ["nombre": $0.nombre, "cantidad": $0.cantidad] }
+        guard let data = try? JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys]) else { return "[]" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func ingredientes(_ text: String) -> [Ingrediente] {
+        guard let objects = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: String]] else { return [] }
+        return objects.map { Ingrediente(nombre: $0["nombre"] ?? "", cantidad: $0["cantidad"] ?? "") }
     }
 
     private static func revision(_ db: Database) throws -> Int {

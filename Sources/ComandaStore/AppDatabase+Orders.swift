@@ -58,8 +58,12 @@ extension AppDatabase {
     public func addLinea(pedidoID: Int64, usuarioID: Int64, platoID: Int64, cantidad: Int) throws -> (LineaPedido, created: Bool) {
         try orderWrite { db in
             try Self.openOwned(db, id: pedidoID, usuarioID: usuarioID)
-            guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM plato WHERE id = ?"), arguments: [platoID]) == true else {
+            guard let dish = try Row.fetchOne(db.cachedStatement(sql: "SELECT nombre, disponible, retirado_en FROM plato WHERE id = ?"),
+                                              arguments: [platoID]) else {
                 throw OrderError.invalid(field: "plato_id", problem: "is not a dish on the menu")
+            }
+            guard dish["disponible"] as Bool, (dish["retirado_en"] as Int64?) == nil else {
+                throw OrderError.platoNoDisponible(ids: [platoID], nombres: [dish["nombre"]], checkout: false)
             }
             if let row = try Row.fetchOne(db, sql: "SELECT id, cantidad FROM linea_pedido WHERE pedido_id = ? AND plato_id = ?",
                                           arguments: [pedidoID, platoID]) {
@@ -103,6 +107,13 @@ extension AppDatabase {
             try Self.openOwned(db, id: pedidoID, usuarioID: usuarioID)
             guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM linea_pedido WHERE pedido_id = ? LIMIT 1"), arguments: [pedidoID]) == true else {
                 throw OrderError.vacio
+            }
+            let unavailable = try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT p.id, p.nombre FROM linea_pedido l JOIN plato p ON p.id = l.plato_id
+                WHERE l.pedido_id = ? AND (p.disponible = 0 OR p.retirado_en IS NOT NULL) ORDER BY l.id
+                """), arguments: [pedidoID])
+            if !unavailable.isEmpty {
+                throw OrderError.platoNoDisponible(ids: unavailable.map { $0["id"] }, nombres: unavailable.map { $0["nombre"] }, checkout: true)
             }
             try db.cachedStatement(sql: """
                 UPDATE linea_pedido SET

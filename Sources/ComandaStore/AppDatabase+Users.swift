@@ -96,7 +96,7 @@ extension AppDatabase {
     public func addFavorito(usuarioID: Int64, platoID: Int64, now: Int64) throws(UserError) {
         do {
             try writer.write { db in
-                guard try Bool.fetchOne(db, sql: "SELECT 1 FROM plato WHERE id = ?", arguments: [platoID]) == true else {
+                guard try Bool.fetchOne(db, sql: "SELECT 1 FROM plato WHERE id = ? AND retirado_en IS NULL", arguments: [platoID]) == true else {
                     throw UserError.unknownPlato
                 }
                 try db.execute(sql: """

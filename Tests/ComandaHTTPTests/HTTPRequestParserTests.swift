@@ -24,6 +24,13 @@ private func req(_ method: HTTPMethod, _ target: String, _ version: HTTPVersion 
 }
 
 private let small = HTTPLimits(maxRequestLineBytes: 32, maxHeaderBytes: 64, maxBodyBytes: 16)
+/// `small`, with 24 bytes allowed on `PUT /f/:id/foto` (a photo route's own limit).
+private let photo: HTTPLimits = {
+    var l = small
+    l.allowances = [.init(method: .PUT, pattern: "/f/:id/foto", maxBytes: 24)]
+    return l
+}()
+private let body20 = String(repeating: "x", count: 20)
 
 let parserCases: [ParserCase] = [
     // Requests that parse.
@@ -65,7 +72,18 @@ let parserCases: [ParserCase] = [
     ParserCase("garbage line at the limit after empty lines", "\r\n\rg" + String(repeating: "v", count: 31) + "\r\n\r\n",
                limits: small, .error(.malformedRequestLine)),
 
+    ParserCase("a route's own body limit", "PUT /f/7/foto HTTP/1.1\r\nHost: a\r\nContent-Length: 20\r\n\r\n" + body20, limits: photo,
+               req(.PUT, "/f/7/foto", .http1_1, [("Host", "a"), ("Content-Length", "20")], body: body20)),
+    ParserCase("a route's own body limit, chunked", "PUT /f/7/foto HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n14\r\n" + body20 + "\r\n0\r\n\r\n",
+               limits: photo, req(.PUT, "/f/7/foto", .http1_1, [("Host", "a"), ("Transfer-Encoding", "chunked")], body: body20)),
+
     // Requests that must be refused.
+    ParserCase("over a route's own body limit", "PUT /f/7/foto HTTP/1.1\r\nHost: a\r\nContent-Length: 25\r\n\r\n", limits: photo,
+               .error(.bodyTooLarge)),
+    ParserCase("the allowance is for its route only", "PUT /f/7/otra HTTP/1.1\r\nHost: a\r\nContent-Length: 20\r\n\r\n", limits: photo,
+               .error(.bodyTooLarge)),
+    ParserCase("the allowance is for its method only", "POST /f/7/foto HTTP/1.1\r\nHost: a\r\nContent-Length: 20\r\n\r\n", limits: photo,
+               .error(.bodyTooLarge)),
     ParserCase("HTTP/2.0", "GET / HTTP/2.0\r\nHost: a\r\n\r\n", .error(.unsupportedVersion)),
     ParserCase("HTTP/0.9 spelled out", "GET / HTTP/0.9\r\n\r\n", .error(.unsupportedVersion)),
     ParserCase("no version (HTTP/0.9's form)", "GET /\r\n\r\n", .error(.malformedRequestLine)),
