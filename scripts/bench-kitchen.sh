@@ -8,8 +8,10 @@
 #  3. the changed poll: one client moves an order (the list changes, still 200
 #     active) then polls with the old tag, 400 times: the 200's latency p50/p99;
 #  4. the poll under writes: the 64 pollers while 8 customers place orders
-#     (open, a line, checkout) as fast as they can: the poll's p50/p99, the
-#     share of 304s (from /metrics) and the checkout rate.
+#     (open, a line, checkout) as fast as they can and the kitchen hands one
+#     over for each (accept, prepared, handed over), so the board stays near
+#     200: the poll's p50/p99, the share of 304s (from /metrics) and the
+#     checkout rate.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${COMANDA_BIN:-.build/release/comanda}
@@ -64,7 +66,7 @@ for i in range(400):
 samples.sort()
 print(f"changed poll (200 active, a move before each): p50 {samples[len(samples)//2]:.2f} ms, p99 {samples[int(len(samples)*0.99)]:.2f} ms, max {samples[-1]:.2f} ms (n=400, Python client)")
 with open(f"{work}/token.lua", "w") as f: f.write(f'token = "{cook}"\n')
-with open(f"{work}/customers.json", "w") as f: json.dump(customers[1:], f)
+with open(f"{work}/customers.json", "w") as f: json.dump({"customers": customers[1:], "cook": cook}, f)
 PY
 cat "$WORK/token.lua" scripts/kitchen-poll.lua > "$WORK/poll.lua"
 metric() { curl -s "$BASE/metrics" | awk -v s="$1" '/comanda_http_requests_total/ && /route="\/cocina\/pedidos"/ && $0 ~ "status=\""s"\"" {print $2}' | head -1; }
@@ -79,7 +81,8 @@ before200=$(metric 200); before304=$(metric 304)
 taskset -c 1 python3 - "$BASE" "$WORK" 10 > "$WORK/writers.txt" <<'PY' &
 import json, sys, threading, time, urllib.request
 base, work, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
-customers = json.load(open(f"{work}/customers.json"))
+setup = json.load(open(f"{work}/customers.json"))
+customers, cook = setup["customers"], setup["cook"]
 def call(method, path, body, token):
     req = urllib.request.Request(base + path, method=method, data=json.dumps(body).encode())
     req.add_header("Content-Type", "application/json"); req.add_header("Authorization", "Bearer " + token)
@@ -88,14 +91,20 @@ done = [0] * len(customers)
 end = time.monotonic() + seconds
 def work_(i):
     token = customers[i]
+    previous = None
     while time.monotonic() < end:
         pedido = call("POST", "/pedidos", {}, token)[1]["id"]
         call("POST", f"/pedidos/{pedido}/lineas", {"plato_id": 1 + pedido % 40, "cantidad": 1}, token)
         if call("POST", f"/pedidos/{pedido}/checkout", {"direccion": "Calle Mayor 1", "telefono": "600000000"}, token)[0] == 200:
             done[i] += 1
+        if previous:  # the kitchen hands the previous one over: the board stays near 200
+            call("POST", f"/cocina/pedidos/{previous}/aceptar", {"minutos": 10}, cook)
+            call("POST", f"/cocina/pedidos/{previous}/preparado", {}, cook)
+            call("POST", f"/cocina/pedidos/{previous}/entregado", {}, cook)
+        previous = pedido
 threads = [threading.Thread(target=work_, args=(i,)) for i in range(len(customers))]
 [t.start() for t in threads]; [t.join() for t in threads]
-print(f"checkouts: {sum(done)} in {seconds:.0f} s = {sum(done)/seconds:.0f}/s (8 Python clients, 3 requests per order)")
+print(f"checkouts: {sum(done)} in {seconds:.0f} s = {sum(done)/seconds:.0f}/s (8 Python clients; 3 requests per order, 3 kitchen moves)")
 PY
 WRITERS=$!
 taskset -c 1 wrk -t1 -c64 -d10s --latency -s "$WORK/poll.lua" "$BASE" | grep -E 'Requests/sec|50%|99%|Non-2xx'
@@ -103,3 +112,4 @@ wait $WRITERS
 cat "$WORK/writers.txt"
 after200=$(metric 200); after304=$(metric 304)
 python3 -c "a=$after200-$before200; b=$after304-$before304; print(f'polls under writes: {a} answered 200, {b} answered 304: {100*b/(a+b):.1f}% 304')"
+curl -s -H "Authorization: Bearer $(sed 's/token = "\(.*\)"/\1/' "$WORK/token.lua")" "$BASE/cocina/pedidos" | python3 -c 'import json,sys; print(f"board after the run: {len(json.load(sys.stdin))} active orders")'

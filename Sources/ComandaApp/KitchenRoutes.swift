@@ -19,7 +19,7 @@ enum KitchenRoutes {
         }
         @Sendable func move(_ r: RouteRequest, _ m: MovimientoPedido, minutos: Int? = nil, motivo: String? = nil) throws -> HTTPResponse {
             let pedido = try database.mover(pedidoID: try pedidoID(r.params), m, now: now(), minutos: minutos, motivo: motivo)
-            board.changed()
+            board.changed(pedido)
             return .json(OrderJSON.pedido(pedido, cocina: true))
         }
         router.add(.POST, "/cocina/pedidos/:id/aceptar", .staff(.cocina)) { r in

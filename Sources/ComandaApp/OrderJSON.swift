@@ -8,34 +8,66 @@ import ComandaHTTP
 enum OrderJSON {
     /// A line with its unit price and subtotal.
     static func linea(_ l: LineaPedido) -> String {
-        "{\"cantidad\":\(l.cantidad),\"id\":\(l.id),\"nombre\":\(ErrorBody.quoted(l.nombre)),\"plato_id\":\(l.platoID),"
-            + "\"precio_unitario\":\(JSON.moneyText(l.precioCentimos)),\"subtotal\":\(JSON.moneyText(l.subtotalCentimos))}"
+        var out = ""
+        append(l, to: &out)
+        return out
+    }
+
+    private static func append(_ l: LineaPedido, to out: inout String) {
+        out += "{\"cantidad\":\(l.cantidad),\"id\":\(l.id),\"nombre\":"
+        ErrorBody.appendQuoted(l.nombre, to: &out)
+        out += ",\"plato_id\":\(l.platoID),\"precio_unitario\":" + JSON.moneyText(l.precioCentimos)
+        out += ",\"subtotal\":" + JSON.moneyText(l.subtotalCentimos) + "}"
     }
 
     /// An order with its lines: `fecha`, `direccion` and `telefono` are `null`
     /// while open. The kitchen's view (`PedidoCocina`) adds `cliente` (id and name, nothing else).
     static func pedido(_ p: Pedido, cocina: Bool = false) -> String {
-        var out = "{"
-        if cocina, let cliente = p.cliente {
-            out += "\"cliente\":{\"id\":\(cliente.id),\"nombre\":" + ErrorBody.quoted(cliente.nombre) + "},"
-        }
-        out += "\"direccion\":" + optional(p.direccion)
-        out += ",\"estado\":" + ErrorBody.quoted(p.estado.rawValue)
-        out += ",\"eventos\":[" + p.eventos.map {
-            "{\"estado\":" + ErrorBody.quoted($0.estado.rawValue) + ",\"fecha\":" + ErrorBody.quoted(LegacyFeed.isoTime($0.fecha)) + "}"
-        }.joined(separator: ",") + "]"
-        out += ",\"fecha\":" + optional(p.fecha.map(LegacyFeed.isoTime))
-        out += ",\"id\":\(p.id),\"lineas\":[" + p.lineas.map(linea).joined(separator: ",")
-        out += "],\"listo_estimado\":" + optional(p.listoEstimado.map(LegacyFeed.isoTime))
-        out += ",\"motivo\":" + optional(p.motivo)
-        out += ",\"num_platos\":\(p.numPlatos),\"telefono\":" + optional(p.telefono)
-        out += ",\"total\":" + JSON.moneyText(p.totalCentimos) + "}"
+        var out = ""
+        append(p, cocina: cocina, to: &out)
         return out
+    }
+
+    /// Appends an order to `out` (one buffer for a whole list: the kitchen's
+    /// poll writes 200 orders after every change).
+    private static func append(_ p: Pedido, cocina: Bool, to out: inout String) {
+        out += "{"
+        if cocina, let cliente = p.cliente {
+            out += "\"cliente\":{\"id\":\(cliente.id),\"nombre\":"
+            ErrorBody.appendQuoted(cliente.nombre, to: &out)
+            out += "},"
+        }
+        out += "\"direccion\":"
+        optional(p.direccion, to: &out)
+        out += ",\"estado\":\"" + p.estado.rawValue + "\",\"eventos\":["
+        for (i, e) in p.eventos.enumerated() {
+            out += (i == 0 ? "" : ",") + "{\"estado\":\"" + e.estado.rawValue + "\",\"fecha\":\"" + LegacyFeed.isoTime(e.fecha) + "\"}"
+        }
+        out += "],\"fecha\":"
+        optional(p.fecha.map(LegacyFeed.isoTime), to: &out)
+        out += ",\"id\":\(p.id),\"lineas\":["
+        for (i, l) in p.lineas.enumerated() {
+            if i > 0 { out += "," }
+            append(l, to: &out)
+        }
+        out += "],\"listo_estimado\":"
+        optional(p.listoEstimado.map(LegacyFeed.isoTime), to: &out)
+        out += ",\"motivo\":"
+        optional(p.motivo, to: &out)
+        out += ",\"num_platos\":\(p.numPlatos),\"telefono\":"
+        optional(p.telefono, to: &out)
+        out += ",\"total\":" + JSON.moneyText(p.totalCentimos) + "}"
     }
 
     /// The kitchen's list.
     static func cocina(_ list: [Pedido]) -> String {
-        "[" + list.map { pedido($0, cocina: true) }.joined(separator: ",") + "]"
+        var out = "["
+        out.reserveCapacity(list.count * 560)
+        for (i, p) in list.enumerated() {
+            if i > 0 { out += "," }
+            append(p, cocina: true, to: &out)
+        }
+        return out + "]"
     }
 
     /// The history: placed orders, each with its state, time, total and number of dishes.
@@ -46,5 +78,7 @@ enum OrderJSON {
         }.joined(separator: ",") + "]"
     }
 
-    private static func optional(_ s: String?) -> String { s.map(ErrorBody.quoted) ?? "null" }
+    private static func optional(_ s: String?, to out: inout String) {
+        if let s { ErrorBody.appendQuoted(s, to: &out) } else { out += "null" }
+    }
 }

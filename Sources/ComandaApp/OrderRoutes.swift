@@ -82,7 +82,7 @@ enum OrderRoutes {
                 let telefono = try PedidoRules.telefono(try body.string("telefono"))
                 let pedido = try database.checkout(pedidoID: pedidoID, usuarioID: usuario.id, direccion: direccion,
                                                    telefono: telefono, now: users.currentTime)
-                board.changed()
+                board.changed(pedido)
                 return HTTPResponse.json(OrderJSON.pedido(pedido))
             }
         }
@@ -93,7 +93,7 @@ enum OrderRoutes {
         router.add(.POST, "/pedidos/:id/cancelar", .user) { r in
             let usuario = try r.usuario
             let pedido = try database.mover(pedidoID: try id(r.params, "id"), .cancelar, now: users.currentTime, usuarioID: usuario.id)
-            board.changed()
+            board.changed(pedido)
             return HTTPResponse.json(OrderJSON.pedido(pedido))
         }
     }

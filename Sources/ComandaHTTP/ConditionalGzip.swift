@@ -87,6 +87,8 @@ public enum ConditionalGzip {
 
     /// Weak comparison of `etag` with an `If-None-Match` list (RFC 9110 13.1.2).
     public static func matches(etag: String, ifNoneMatch: [String]) -> Bool {
+        // The usual poll sends back exactly the tag it was given.
+        if ifNoneMatch.contains(etag) { return true }
         let mine = opaque(etag)
         for value in ifNoneMatch {
             for candidate in value.split(separator: ",") {

@@ -70,9 +70,27 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
 extension StringProtocol {
     /// Compares two strings ignoring ASCII case only (header names, tokens).
     package func asciiCaseInsensitiveEquals<S: StringProtocol>(_ other: S) -> Bool {
+        // On contiguous UTF-8 (every native String and Substring) compare the
+        // bytes directly: the generic zip over two UTF8Views, unspecialised
+        // across modules, was 6% of an authenticated 304 poll (perf).
+        let fast = self.utf8.withContiguousStorageIfAvailable { a in
+            other.utf8.withContiguousStorageIfAvailable { b in Self.caseInsensitiveEqual(a, b) }
+        }
+        if let result = fast ?? nil { return result }
         let a = self.utf8, b = other.utf8
         guard a.count == b.count else { return false }
         for (x, y) in zip(a, b) where x != y {
+            let lx = (x >= 65 && x <= 90) ? x | 0x20 : x
+            let ly = (y >= 65 && y <= 90) ? y | 0x20 : y
+            if lx != ly { return false }
+        }
+        return true
+    }
+
+    private static func caseInsensitiveEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        for i in 0..<a.count where a[i] != b[i] {
+            let x = a[i], y = b[i]
             let lx = (x >= 65 && x <= 90) ? x | 0x20 : x
             let ly = (y >= 65 && y <= 90) ? y | 0x20 : y
             if lx != ly { return false }

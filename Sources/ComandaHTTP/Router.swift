@@ -21,15 +21,6 @@ public struct PathParameters: Sendable, Equatable {
 /// and `:name` parameters; the path's segments are percent-decoded as UTF-8
 /// after splitting, so `%2F` inside a segment never makes a new one.
 public struct Router<Handler: Sendable>: Sendable {
-    private enum Segment: Sendable, Equatable { case literal(String), parameter(String) }
-
-    private struct Route: Sendable {
-        let method: HTTPMethod
-        let pattern: String
-        let segments: [Segment]
-        let handler: Handler
-    }
-
     /// What the router found for a request.
     public enum Match {
         /// A route: its handler, parameters and pattern (for metrics and logs).
@@ -42,22 +33,24 @@ public struct Router<Handler: Sendable>: Sendable {
         case badPath
     }
 
-    private var routes: [Route] = []
+    /// The routes without their handlers (a non-generic type: matching walks
+    /// it without instantiating generic metadata per route, which perf showed
+    /// as most of `match`), and the handlers by the same index.
+    private var table = RouteTable()
+    private var handlers: [Handler] = []
 
     /// An empty router.
     public init() {}
 
     /// Adds a route; `pattern` is like `/platos/:id`.
     public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: Handler) {
-        let segments: [Segment] = pattern.split(separator: "/").map {
-            $0.hasPrefix(":") ? .parameter(String($0.dropFirst())) : .literal(String($0))
-        }
-        routes.append(Route(method: method, pattern: pattern, segments: segments, handler: handler))
+        table.add(method, pattern)
+        handlers.append(handler)
     }
 
     /// Every route, in the order added: method, pattern, handler.
     public var entries: [(method: HTTPMethod, pattern: String, handler: Handler)] {
-        routes.map { ($0.method, $0.pattern, $0.handler) }
+        handlers.indices.map { (table.routes[$0].method, table.routes[$0].pattern, handlers[$0]) }
     }
 
     /// Splits a raw path into decoded segments; nil if one does not decode.
@@ -70,6 +63,41 @@ public struct Router<Handler: Sendable>: Sendable {
         return out
     }
 
+    /// Finds the route for a method and raw path. HEAD is answered by GET routes.
+    public func match(_ method: HTTPMethod, path: Substring) -> Match {
+        guard let parts = Self.segments(of: path) else { return .badPath }
+        switch table.match(method, parts) {
+        case .found(let index, let params): return .found(handlers[index], params, pattern: table.routes[index].pattern)
+        case .methodNotAllowed(let allowed): return .methodNotAllowed(allowed)
+        case .notFound: return .notFound
+        }
+    }
+}
+
+/// The router's patterns, bucketed by segment count, matched without generics.
+private struct RouteTable: Sendable {
+    enum Segment: Sendable, Equatable { case literal(String), parameter(String) }
+
+    struct Entry: Sendable {
+        let method: HTTPMethod
+        let pattern: String
+        let segments: [Segment]
+    }
+
+    enum Found { case found(Int, PathParameters), methodNotAllowed([HTTPMethod]), notFound }
+
+    private(set) var routes: [Entry] = []
+    /// Route indexes by segment count, in the order added.
+    private var bySegmentCount: [Int: [Int]] = [:]
+
+    mutating func add(_ method: HTTPMethod, _ pattern: String) {
+        let segments: [Segment] = pattern.split(separator: "/").map {
+            $0.hasPrefix(":") ? .parameter(String($0.dropFirst())) : .literal(String($0))
+        }
+        bySegmentCount[segments.count, default: []].append(routes.count)
+        routes.append(Entry(method: method, pattern: pattern, segments: segments))
+    }
+
     /// Whether every literal segment of a pattern equals the path's segment there (same count).
     private static func literalsMatch(_ segments: [Segment], _ parts: [String]) -> Bool {
         for i in parts.indices {
@@ -78,17 +106,17 @@ public struct Router<Handler: Sendable>: Sendable {
         return true
     }
 
-    /// Finds the route for a method and raw path. HEAD is answered by GET routes.
-    public func match(_ method: HTTPMethod, path: Substring) -> Match {
-        guard let parts = Self.segments(of: path) else { return .badPath }
+    func match(_ method: HTTPMethod, _ parts: [String]) -> Found {
         var allowed: [HTTPMethod] = []
-        for route in routes where route.segments.count == parts.count && Self.literalsMatch(route.segments, parts) {
+        for index in bySegmentCount[parts.count] ?? [] {
+            let route = routes[index]
+            guard Self.literalsMatch(route.segments, parts) else { continue }
             if route.method == method || (method == .HEAD && route.method == .GET) {
                 var params = PathParameters()
                 for i in parts.indices {
                     if case .parameter(let name) = route.segments[i] { params.set(name, parts[i]) }
                 }
-                return .found(route.handler, params, pattern: route.pattern)
+                return .found(index, params)
             }
             if !allowed.contains(route.method) { allowed.append(route.method) }
         }

