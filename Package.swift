@@ -82,7 +82,7 @@ let package = Package(
             name: "ComandaTestSupport",
             dependencies: ["ComandaHTTP", .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "ComandaCoreTests", dependencies: ["ComandaCore"]),
+        .testTarget(name: "ComandaCoreTests", dependencies: ["ComandaCore", "ComandaTestSupport"]),
         .testTarget(
             name: "ComandaStoreTests",
             dependencies: ["ComandaStore", "ComandaCore", "ComandaTestSupport", .product(name: "GRDB", package: "GRDB.swift")]

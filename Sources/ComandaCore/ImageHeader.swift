@@ -13,6 +13,12 @@ public enum ImageHeader {
         public let format: Format
         public let width: Int
         public let height: Int
+        /// Creates one.
+        public init(format: Format, width: Int, height: Int) {
+            self.format = format
+            self.width = width
+            self.height = height
+        }
     }
 
     /// The format (from the magic numbers) and the size (from the header), or nil.
