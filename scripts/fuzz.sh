@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # fuzz.sh [SECONDS]: builds the libFuzzer target for the HTTP request parser
+# (or, with TARGET=image, for the image header reader of dish photos)
 # (swiftc -sanitize=fuzzer,address over the parser's own sources) and runs it
 # for SECONDS (default 60) on the committed corpus. New interesting inputs go
 # to a scratch corpus (not committed); a crash, leak or timeout leaves its
@@ -16,5 +17,14 @@ swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name ComandaHTTP -p
   "$SRC/HTTPParseError.swift" "$SRC/HTTPLimits.swift" "$SRC/HTTPStatus.swift" "$SRC/HTTPResponse.swift" \
   "$SRC/PercentDecoding.swift" Tests/Fuzz/FuzzRequestParser.swift -o "$OUT/fuzz-parser"
 cp -n Tests/Fuzz/corpus/* "$OUT/corpus/" 2>/dev/null || true
+if [ "${TARGET:-parser}" = parser ]; then
 "$OUT/fuzz-parser" -max_total_time="$SECONDS_TO_RUN" -timeout=5 -rss_limit_mb=2048 -max_len=4096 \
   -artifact_prefix="$OUT/" -print_final_stats=1 "$OUT/corpus" Tests/Fuzz/corpus
+else
+# TARGET=image: the image header reader (Sources/ComandaCore/ImageHeader.swift).
+mkdir -p "$OUT/image-corpus"
+swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name ComandaCore \
+  Sources/ComandaCore/ImageHeader.swift Tests/FuzzImage/FuzzImageHeader.swift -o "$OUT/fuzz-image"
+"$OUT/fuzz-image" -max_total_time="$SECONDS_TO_RUN" -timeout=5 -rss_limit_mb=2048 -max_len=65536 \
+  -artifact_prefix="$OUT/image-" -print_final_stats=1 "$OUT/image-corpus" Tests/FuzzImage/corpus
+fi

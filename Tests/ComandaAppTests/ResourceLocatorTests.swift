@@ -36,6 +36,10 @@ import Testing
         let house = try #require(try JSONSerialization.jsonObject(with: Data(BuiltIn.platos)) as? [Any])
         let platos = try #require(try client.request("GET", "/platos").json as? [Any])
         #expect(platos.count == house.count)
+        // The house menu arrives whole: allergens, traces and ingredients.
+        let croquetas = try #require((platos as? [[String: Any]])?.first { $0["nombre"] as? String == "Croquetas de jamón" })
+        #expect(croquetas["alergenos"] as? [String] == ["gluten", "huevos", "lacteos"])
+        #expect((croquetas["ingredientes"] as? [Any])?.isEmpty == false)
         // The category descriptions come from the built-in Config/comanda.json.
         let categorias = try #require(try client.request("GET", "/categorias").json as? [[String: Any]])
         #expect(categorias.contains { ($0["descripcion"] as? String)?.isEmpty == false })
