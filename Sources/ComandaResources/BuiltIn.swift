@@ -14,6 +14,9 @@ public enum BuiltIn {
         "cocina.html": PackageResources.cocina_html,
         "cocina.css": PackageResources.cocina_css,
         "cocina.js": PackageResources.cocina_js,
+        "gestion.html": PackageResources.gestion_html,
+        "gestion.css": PackageResources.gestion_css,
+        "gestion.js": PackageResources.gestion_js,
     ]
     /// `Config/comanda.json`.
     public static var configuration: [UInt8] { PackageResources.comanda_json }

@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""gestion-check.py BINARY [SCREENSHOT]: the menu management page in a real browser.
+
+Headless Chromium through WebDriver (selenium, Debian's chromium and
+chromium-driver). Starts comanda on a free loopback port with a throw-away
+database, makes a manager with `create-staff`, and as that manager on
+/gestion: creates a dish with two allergens, an ingredient and a photo
+uploaded from the device (checked through GET /platos?q= and the photo's
+bytes), sees a name clash shown beside the name field, marks the dish sold
+out, and retires it after the confirmation. A name like an HTML attack shows
+as text. Saves a screenshot. The server is stopped by its PID.
+"""
+import json
+import os
+import shutil
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+import zlib
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+
+BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/comanda")
+SHOT = sys.argv[2] if len(sys.argv) > 2 else None
+HOSTILE = "<img src=x onerror=alert(1)>"
+
+
+def fail(message):
+    print("gestion-check: FAIL:", message)
+    sys.exit(1)
+
+
+def call(base, method, path, body=None, token=None, raw=False):
+    request = urllib.request.Request(base + path, data=None if body is None else json.dumps(body).encode(), method=method)
+    if body is not None:
+        request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", "Bearer " + token)
+    try:
+        with urllib.request.urlopen(request, timeout=5) as response:
+            data = response.read()
+            return response.status, data if raw else (json.loads(data) if data else None)
+    except urllib.error.HTTPError as error:
+        return error.code, None
+
+
+def png(width, height):
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    rows = b"".join(b"\x00" + bytes([200, 60 + (y * 3) % 150, 40]) * width for y in range(height))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+def main():
+    work = tempfile.mkdtemp()
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    base = f"http://127.0.0.1:{port}"
+    env = dict(os.environ, COMANDA_DATABASE=os.path.join(work, "gestion.sqlite"), COMANDA_SCRYPT_LOG_N="10", COMANDA_LOG_LEVEL="notice")
+    with open(os.path.join(work, "pw"), "w") as f:
+        f.write("carta-1234\n")
+    subprocess.run([BIN, "create-staff", "gerente1", "--rol", "gerente", "--password-file", os.path.join(work, "pw")],
+                   cwd=work, env=env, check=True, stdout=subprocess.DEVNULL)
+    server = subprocess.Popen([BIN, "serve", "--port", str(port)], cwd=work, env=env,
+                              stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "server.log"), "w"))
+    driver = None
+    try:
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(base + "/health", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.1)
+        token = call(base, "POST", "/sesiones", {"login": "gerente1", "password": "carta-1234"})[1]["token"]
+        call(base, "POST", "/platos", {"nombre": HOSTILE, "descripcion": "", "precio": 3, "tipo": "Entrantes"}, token)
+        photo_path = os.path.join(work, "pisto.png")
+        photo = png(160, 120)
+        with open(photo_path, "wb") as f:
+            f.write(photo)
+
+        options = webdriver.ChromeOptions()
+        for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1000", "--lang=es-ES"]:
+            options.add_argument(flag)
+        options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+        driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+        wait = WebDriverWait(driver, 10)
+        driver.get(base + "/gestion")
+        form = wait.until(EC.visibility_of_element_located((By.ID, "login")))
+        form.find_element(By.NAME, "login").send_keys("gerente1")
+        form.find_element(By.NAME, "password").send_keys("carta-1234")
+        form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        wait.until(EC.invisibility_of_element_located((By.ID, "login")))
+        wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#carta .plato")))
+        hostile = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#carta .plato .nombre")]
+        if not any(t.startswith(HOSTILE) for t in hostile) or driver.find_elements(By.CSS_SELECTOR, "#carta img[src='x']"):
+            fail("a name was not shown as text")
+
+        def open_new():
+            driver.find_element(By.ID, "nuevo").click()
+            return wait.until(EC.visibility_of_element_located((By.ID, "editor")))
+
+        editor = open_new()
+        editor.find_element(By.NAME, "nombre").send_keys("Pisto manchego")
+        editor.find_element(By.NAME, "precio").send_keys("9,50")
+        editor.find_element(By.NAME, "tipo").send_keys("Principales")
+        editor.find_element(By.NAME, "descripcion").send_keys("Verduras de la huerta pochadas con tomate y huevo frito.")
+        for code in ["gluten", "huevos"]:
+            editor.find_element(By.CSS_SELECTOR, f"#alergenos input[value='{code}']").click()
+        editor.find_element(By.CSS_SELECTOR, "#trazas input[value='lacteos']").click()
+        editor.find_element(By.CSS_SELECTOR, "#ingredientes .ing-nombre").send_keys("Calabacín")
+        editor.find_element(By.CSS_SELECTOR, "#ingredientes .ing-cantidad").send_keys("200 g")
+        editor.find_element(By.ID, "foto").send_keys(photo_path)
+        WebDriverWait(driver, 5).until(lambda d: d.find_element(By.ID, "preview").is_displayed())
+        editor.find_element(By.ID, "guardar").click()
+        wait.until(EC.invisibility_of_element_located((By.ID, "editor")))
+
+        status, found = call(base, "GET", "/platos?q=pisto")
+        if status != 200 or len(found) != 1:
+            fail(f"GET /platos?q=pisto found {found}")
+        dish = found[0]
+        if dish["alergenos"] != ["gluten", "huevos"] or dish["trazas"] != ["lacteos"] or dish["precio"] != 9.5:
+            fail(f"the dish is not as entered: {dish}")
+        if dish["ingredientes"] != [{"nombre": "Calabacín", "cantidad": "200 g"}]:
+            fail(f"ingredients: {dish['ingredientes']}")
+        if not dish["foto"] or call(base, "GET", dish["foto"], raw=True)[1] != photo:
+            fail("the photo did not arrive byte for byte")
+        wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, f"#carta .plato[data-id='{dish['id']}'] img")))
+
+        # A clash is shown beside the name.
+        editor = open_new()
+        editor.find_element(By.NAME, "nombre").send_keys("PISTO MANCHEGO")
+        editor.find_element(By.NAME, "precio").send_keys("4")
+        editor.find_element(By.NAME, "tipo").send_keys("Principales")
+        editor.find_element(By.ID, "guardar").click()
+        beside = WebDriverWait(driver, 5).until(lambda d: d.find_element(By.CSS_SELECTOR, "#plato [data-error='nombre']").text or None)
+        if "nombre" not in beside.lower():
+            fail(f"the clash was not shown beside the name: {beside!r}")
+        editor.find_element(By.CSS_SELECTOR, "[data-close]").click()
+
+        if SHOT:
+            driver.execute_script("document.querySelector(\"#carta .plato[data-id='%d']\").scrollIntoView({block: 'center'})" % dish["id"])
+            time.sleep(0.3)
+            driver.save_screenshot(SHOT)
+
+        row = driver.find_element(By.CSS_SELECTOR, f"#carta .plato[data-id='{dish['id']}']")
+        row.find_element(By.XPATH, ".//button[text()='Marcar agotado']").click()
+        wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, f"#carta .plato.agotado[data-id='{dish['id']}']")))
+        if call(base, "GET", f"/platos/{dish['id']}")[1]["disponible"] is not False:
+            fail("the API does not say sold out")
+
+        row = driver.find_element(By.CSS_SELECTOR, f"#carta .plato[data-id='{dish['id']}']")
+        row.find_element(By.XPATH, ".//button[text()='Retirar']").click()
+        confirm = wait.until(EC.visibility_of_element_located((By.ID, "retirar")))
+        if "Pisto manchego" not in confirm.text:
+            fail("the confirmation does not name the dish")
+        confirm.find_element(By.ID, "retirar-si").click()
+        wait.until(EC.invisibility_of_element_located((By.CSS_SELECTOR, f"#carta .plato[data-id='{dish['id']}']")))
+        if call(base, "GET", f"/platos/{dish['id']}")[0] != 404:
+            fail("the retired dish is still on the menu")
+        print("gestion-check: ok (created with two allergens, a trace, an ingredient and a photo; clash shown beside the name; "
+              "sold out; retired after confirming; names as text)")
+    finally:
+        if driver:
+            driver.quit()
+        if server.poll() is None:
+            server.terminate()
+            server.wait(timeout=10)
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
