@@ -25,8 +25,9 @@ final class HTTPConnection: @unchecked Sendable {
 
     private var input: [UInt8] = []
     private var inputStart = 0
-    private var output: [UInt8] = []
-    private var outputStart = 0
+    private var output = OutputQueue()
+    /// Scratch space for one response's head, reused.
+    private var head: [UInt8] = []
     private var parser: HTTPRequestParser
     private var sentContinue = false
     /// Answer the error with lingering close (the client may still be sending).
@@ -98,7 +99,7 @@ final class HTTPConnection: @unchecked Sendable {
         case .lingering, .closed:
             close()
         case .open, .closeAfterWrite:
-            if outputStart < output.count {
+            if !output.isEmpty {
                 state = .closeAfterWrite
             } else {
                 close()
@@ -109,7 +110,7 @@ final class HTTPConnection: @unchecked Sendable {
     // MARK: - Requests
 
     private func process() {
-        while state == .open && output.count - outputStart < Self.outputHighWater {
+        while state == .open && output.pending < Self.outputHighWater {
             if inputStart == input.count { break }
             let result: Result<HTTPRequestParser.Step, HTTPParseError> = input.withUnsafeBytes { raw in
                 do throws(HTTPParseError) {
@@ -126,7 +127,7 @@ final class HTTPConnection: @unchecked Sendable {
             case .needMoreData:
                 if parser.awaitingBodyWithContinue && !sentContinue {
                     sentContinue = true
-                    output.append(contentsOf: Self.continueLine)
+                    output.append(Self.continueLine)
                 }
             case .complete(let request, let consumed):
                 inputStart += consumed
@@ -158,12 +159,15 @@ final class HTTPConnection: @unchecked Sendable {
             response = .error(.internalServerError, code: "internal_error", message: "The server failed to answer this request.")
         }
         let keepAlive = request.keepAlive && !server.shuttingDown.load(ordering: .relaxed)
-        let before = output.count
-        response.serialize(into: &output, date: worker.dateCache.current(), keepAlive: keepAlive,
-                           http10KeepAlive: keepAlive && request.version == .http1_0,
-                           includeBody: request.method != .HEAD)
+        let before = output.pending
+        head.removeAll(keepingCapacity: true)
+        response.serializeHead(into: &head, date: worker.dateCache.current(), keepAlive: keepAlive,
+                               http10KeepAlive: keepAlive && request.version == .http1_0)
+        output.append(head)
+        // The body by reference: a cached answer or photo is not copied here.
+        if request.method != .HEAD && response.status.allowsBody { output.append(response.body) }
         if !keepAlive { state = .closeAfterWrite }
-        let bytes = output.count - before
+        let bytes = output.pending - before
         let logger = server.logger
         if logger.logLevel <= .info {
             let micros = (DispatchTime.now().uptimeNanoseconds - started) / 1000
@@ -175,8 +179,10 @@ final class HTTPConnection: @unchecked Sendable {
         server.logger.debug("parse error \(error) from fd \(fd)")
         server.observer?.parseError(error)
         let response = error.response
-        response.serialize(into: &output, date: worker.dateCache.current(), keepAlive: false,
+        var bytes: [UInt8] = []
+        response.serialize(into: &bytes, date: worker.dateCache.current(), keepAlive: false,
                            http10KeepAlive: false, includeBody: true)
+        output.append(bytes)
         state = .closeAfterWrite
         lingerOnClose = true
     }
@@ -184,25 +190,15 @@ final class HTTPConnection: @unchecked Sendable {
     // MARK: - Writing
 
     private func flush() {
-        while outputStart < output.count {
-            let n = output.withUnsafeBytes { raw -> Int in
-                guard let base = raw.baseAddress else { return 0 }
-                return send(fd, base + outputStart, raw.count - outputStart, Int32(MSG_NOSIGNAL))
-            }
-            if n > 0 {
-                outputStart += n
-                continue
-            }
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
-                waitForWritable()
-                return
-            }
+        switch output.write(to: fd) {
+        case .done: break
+        case .wouldBlock:
+            waitForWritable()
+            return
+        case .failed:
             close()
             return
         }
-        output.removeAll(keepingCapacity: output.capacity <= 256 * 1024)
-        outputStart = 0
         lastActivity = DispatchTime.now().uptimeNanoseconds
         switch state {
         case .closeAfterWrite:
@@ -267,7 +263,7 @@ final class HTTPConnection: @unchecked Sendable {
     /// request finishes it (its response says `Connection: close`).
     func beginShutdown() {
         guard state == .open else { return }
-        if requestStartedAt == nil && outputStart == output.count && inputStart == input.count {
+        if requestStartedAt == nil && output.isEmpty && inputStart == input.count {
             close()
         } else if requestStartedAt == nil && inputStart == input.count {
             state = .closeAfterWrite
@@ -286,7 +282,7 @@ final class HTTPConnection: @unchecked Sendable {
         case .closeAfterWrite:
             if elapsed(lastActivity) >= config.idleTimeout { close() }
         case .open:
-            if outputStart < output.count {
+            if !output.isEmpty {
                 if elapsed(lastActivity) >= config.idleTimeout { close() }
             } else if let started = requestStartedAt, !parser.isAtBody {
                 if elapsed(started) >= config.headerTimeout { timeOut(sendResponse: inputStart < input.count) }
@@ -302,8 +298,10 @@ final class HTTPConnection: @unchecked Sendable {
         guard sendResponse else { close(); return }
         let response = HTTPResponse.error(.requestTimeout, code: "request_timeout",
                                           message: "The request was not received in time.")
-        response.serialize(into: &output, date: worker.dateCache.current(), keepAlive: false,
+        var bytes: [UInt8] = []
+        response.serialize(into: &bytes, date: worker.dateCache.current(), keepAlive: false,
                            http10KeepAlive: false, includeBody: true)
+        output.append(bytes)
         state = .closeAfterWrite
         lingerOnClose = true
         flush()

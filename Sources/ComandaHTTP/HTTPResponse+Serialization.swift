@@ -13,6 +13,14 @@ extension HTTPResponse {
     /// (the framing is always ours), `Date`, `Server` and `Connection`.
     /// `includeBody` is false for HEAD: the length is still that of the body.
     func serialize(into out: inout [UInt8], date: [UInt8], keepAlive: Bool, http10KeepAlive: Bool, includeBody: Bool) {
+        serializeHead(into: &out, date: date, keepAlive: keepAlive, http10KeepAlive: http10KeepAlive)
+        if includeBody && status.allowsBody {
+            out.append(contentsOf: body)
+        }
+    }
+
+    /// The status line and headers, up to and including the blank line.
+    func serializeHead(into out: inout [UInt8], date: [UInt8], keepAlive: Bool, http10KeepAlive: Bool) {
         out.append(contentsOf: Self.statusLine(status))
         for (name, value) in headers.fields {
             if name.asciiCaseInsensitiveEquals("Content-Length") || name.asciiCaseInsensitiveEquals("Transfer-Encoding")
@@ -38,9 +46,6 @@ extension HTTPResponse {
             out.append(contentsOf: Self.connectionKeepAlive)
         }
         out.append(0x0D); out.append(0x0A)
-        if includeBody && status.allowsBody {
-            out.append(contentsOf: body)
-        }
     }
 
     private static let contentLengthPrefix = Array("Content-Length: ".utf8)
