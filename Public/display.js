@@ -7,6 +7,12 @@ const POLL_MS = 2000;
 let etag = null;
 let last = null;
 
+/** `21:09:37`: 24-hour, whatever the TV browser's own locale says. */
+function clock(date) {
+  const pad = (n) => String(n).padStart(2, "0");
+  return pad(date.getHours()) + ":" + pad(date.getMinutes()) + ":" + pad(date.getSeconds());
+}
+
 function minutesSince(iso, nowMs) {
   return Math.max(0, Math.floor((nowMs - Date.parse(iso)) / 60000));
 }
@@ -41,7 +47,7 @@ function render(data) {
   fill(document.getElementById("ready"), data.reservations.filter(p => p.isReady), nowMs, "—");
   fill(document.getElementById("waiting"), data.reservations.filter(p => !p.isReady), nowMs, "Nadie esperando");
   document.getElementById("average").textContent = String(data.averageWaitMinutes);
-  document.getElementById("updated").textContent = "Actualizado " + new Date().toLocaleTimeString();
+  document.getElementById("updated").textContent = "Actualizado " + clock(new Date());
 }
 
 async function poll() {

@@ -56,7 +56,11 @@ p = Lists(); p.feed(open(sys.argv[1], encoding="utf-8").read())
 want_waiting = ["Familia García", "<b>Ana</b> & Luis", "山田 太郎"]
 ok = p.lists["ready"] == ["Zoë Martin"] and p.lists["waiting"] == want_waiting
 ok = ok and all(c == "is-ready" for lst, c in p.ready_classes if lst == "ready")
-print("display-check: ready", p.lists["ready"], "waiting", p.lists["waiting"])
+import re
+footer = re.search(r'<footer id="updated">([^<]*)</footer>', open(sys.argv[1], encoding="utf-8").read())
+clock_ok = bool(footer) and re.fullmatch(r"Actualizado [0-2]\d:[0-5]\d:[0-5]\d", footer.group(1)) is not None
+ok = ok and clock_ok
+print("display-check: ready", p.lists["ready"], "waiting", p.lists["waiting"], "footer", footer.group(1) if footer else None)
 sys.exit(0 if ok else 1)
 PY
 if [ -n "$SHOT" ]; then
