@@ -231,4 +231,41 @@ extension TestClient {
             #expect((try c2.request("GET", "/platos/1").json as? [String: Any])?["foto"] is NSNull)
         }
     }
+
+    /// Every kind of menu change moves the menu's tag; writes to a retired dish are 404, photos too.
+    @Test func everyKindOfChangeMovesTheMenusTag() throws {
+        let (app, db) = try makeUserApp()
+        try withServer(makeTestConfiguration { $0.limits = AppConfiguration().http.limits }, responder: app) { _, port in
+            let c = try TestClient(port: port)
+            let jefa = try c.staff("jefa", .gerente, db)
+            // Tags follow the bytes: each change gives bytes unlike the previous
+            // ones (undoing a change may give back an earlier tag, rightly).
+            var last = ""
+            func tagMoved(_ what: String) throws {
+                let tag = try #require(try c.request("GET", "/platos").header("ETag"))
+                #expect(tag != last, "\(what) did not move the tag")
+                last = tag
+            }
+            try tagMoved("the start")
+            let id = try #require((try c.send("POST", "/platos", tortilla, token: jefa).json as? [String: Any])?["id"] as? Int)
+            try tagMoved("a new dish")
+            _ = try c.send("PATCH", "/platos/\(id)", #"{"nombre": "Tortilla de Betanzos"}"#, token: jefa); try tagMoved("a name")
+            _ = try c.send("PATCH", "/platos/\(id)", #"{"descripcion": "Poco hecha"}"#, token: jefa); try tagMoved("a description")
+            _ = try c.send("PATCH", "/platos/\(id)", #"{"tipo": "Tapas"}"#, token: jefa); try tagMoved("a category")
+            _ = try c.send("PATCH", "/platos/\(id)", #"{"alergenos": ["huevos"]}"#, token: jefa); try tagMoved("allergens")
+            _ = try c.send("PATCH", "/platos/\(id)", #"{"trazas": ["lacteos"]}"#, token: jefa); try tagMoved("traces")
+            _ = try c.send("PATCH", "/platos/\(id)", #"{"ingredientes": [{"nombre": "Huevo", "cantidad": "6"}]}"#, token: jefa); try tagMoved("ingredients")
+            _ = try c.send("PUT", "/platos/\(id)/disponible", #"{"disponible": false}"#, token: jefa); try tagMoved("sold out")
+            let photo = { (bytes: [UInt8]) in
+                try c.request("PUT", "/platos/\(id)/foto", headers: [("Authorization", "Bearer \(jefa)"), ("Content-Type", "image/png")], body: bytes)
+            }
+            #expect(try photo(Images.png(8, 8)).status == 200); try tagMoved("a photo")
+            #expect(try photo(Images.png(9, 9)).status == 200); try tagMoved("another photo")
+            #expect(try c.request("DELETE", "/platos/\(id)/foto", headers: [("Authorization", "Bearer \(jefa)")]).status == 204); try tagMoved("no photo")
+            #expect(try c.request("DELETE", "/platos/\(id)", headers: [("Authorization", "Bearer \(jefa)")]).status == 204); try tagMoved("retiring")
+            #expect(try photo(Images.png(8, 8)).status == 404)
+            #expect(try c.request("DELETE", "/platos/\(id)/foto", headers: [("Authorization", "Bearer \(jefa)")]).status == 404)
+            #expect(try c.request("GET", "/platos/\(id)/foto").status == 404)
+        }
+    }
 }

@@ -64,4 +64,23 @@ private func entry(_ nombre: String, _ cents: Int, _ tipo: String = "Entrantes")
         #expect(try reopened.platosImportados())
         #expect(try reopened.menuSnapshot().platos.map(\.precioCentimos) == [800])
     }
+
+    /// `import-platos` upserts the detail too; a field an entry leaves out keeps what the dish has.
+    @Test func importKeepsDetailAFileLeavesOut() throws {
+        let db = try AppDatabase.inMemory()
+        let full = DatosPlato(nombre: "Ñoquis", descripcion: "Caseros", precioCentimos: 1_200, tipo: "Pastas",
+                              alergenos: Alergenos([.gluten, .huevos]), trazas: Alergenos([.lacteos]),
+                              ingredientes: [Ingrediente(nombre: "Patata", cantidad: "500 g")], disponible: false)
+        _ = try db.importPlatos([full], onlyFirstTime: false)
+        // The seed's plain format, and the name folded as search folds it: the same dish.
+        #expect(try db.importPlatos([DatosPlato(nombre: "noquis", descripcion: "De patata", precioCentimos: 1_300, tipo: "Pastas")],
+                                    onlyFirstTime: false) == .imported(inserted: 0, updated: 1))
+        let plato = try #require(try db.menuSnapshot().platos.first)
+        #expect(plato.nombre == "noquis")
+        #expect(plato.precioCentimos == 1_300)
+        #expect(plato.alergenos == Alergenos([.gluten, .huevos]))
+        #expect(plato.trazas == Alergenos([.lacteos]))
+        #expect(plato.ingredientes == [Ingrediente(nombre: "Patata", cantidad: "500 g")])
+        #expect(plato.disponible == false)
+    }
 }
