@@ -21,12 +21,7 @@ function lineItem(linea) {
   return li;
 }
 
-function button(text, className, action) {
-  const b = Staff.el("button", className, text);
-  b.type = "button";
-  b.addEventListener("click", action);
-  return b;
-}
+const button = Staff.button;
 
 function card(pedido, nowMs) {
   const c = Staff.el("article", "card " + pedido.estado);

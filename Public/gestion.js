@@ -21,12 +21,7 @@ function badge(text, cls, title) {
   return b;
 }
 
-function button(text, cls, action) {
-  const b = Staff.el("button", cls, text);
-  b.type = "button";
-  b.addEventListener("click", action);
-  return b;
-}
+const button = Staff.button;
 
 function row(p) {
   const r = Staff.el("article", "plato" + (p.disponible ? "" : " agotado"));

@@ -116,5 +116,13 @@ const Staff = (() => {
     return node;
   }
 
-  return { api, poll, login, logout, clock, el, offline };
+  /** A button with a class and text that runs `action` when pressed. */
+  function button(text, className, action) {
+    const b = el("button", className, text);
+    b.type = "button";
+    b.addEventListener("click", action);
+    return b;
+  }
+
+  return { api, poll, login, logout, clock, el, button, offline };
 })();

@@ -10,46 +10,24 @@ bytes), sees a name clash shown beside the name field, marks the dish sold
 out, and retires it after the confirmation. A name like an HTML attack shows
 as text. Saves a screenshot. The server is stopped by its PID.
 """
-import json
 import os
-import shutil
-import socket
 import struct
-import subprocess
 import sys
-import tempfile
 import time
-import urllib.request
 import zlib
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+from browsercheck import Server, browser, fail as failed, log_in
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
-BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/comanda")
+BIN = sys.argv[1] if len(sys.argv) > 1 else ".build/debug/comanda"
 SHOT = sys.argv[2] if len(sys.argv) > 2 else None
 HOSTILE = "<img src=x onerror=alert(1)>"
 
 
 def fail(message):
-    print("gestion-check: FAIL:", message)
-    sys.exit(1)
-
-
-def call(base, method, path, body=None, token=None, raw=False):
-    request = urllib.request.Request(base + path, data=None if body is None else json.dumps(body).encode(), method=method)
-    if body is not None:
-        request.add_header("Content-Type", "application/json")
-    if token:
-        request.add_header("Authorization", "Bearer " + token)
-    try:
-        with urllib.request.urlopen(request, timeout=5) as response:
-            data = response.read()
-            return response.status, data if raw else (json.loads(data) if data else None)
-    except urllib.error.HTTPError as error:
-        return error.code, None
+    failed("gestion-check", message)
 
 
 def png(width, height):
@@ -61,46 +39,22 @@ def png(width, height):
 
 
 def main():
-    work = tempfile.mkdtemp()
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    base = f"http://127.0.0.1:{port}"
-    env = dict(os.environ, COMANDA_DATABASE=os.path.join(work, "gestion.sqlite"), COMANDA_SCRYPT_LOG_N="10", COMANDA_LOG_LEVEL="notice")
-    with open(os.path.join(work, "pw"), "w") as f:
-        f.write("carta-1234\n")
-    subprocess.run([BIN, "create-staff", "gerente1", "--rol", "gerente", "--password-file", os.path.join(work, "pw")],
-                   cwd=work, env=env, check=True, stdout=subprocess.DEVNULL)
-    server = subprocess.Popen([BIN, "serve", "--port", str(port)], cwd=work, env=env,
-                              stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "server.log"), "w"))
+    with Server(BIN, "gerente1", "gerente", "carta-1234") as server:
+        check(server)
+
+
+def check(server):
     driver = None
     try:
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(base + "/health", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.1)
-        token = call(base, "POST", "/sesiones", {"login": "gerente1", "password": "carta-1234"})[1]["token"]
-        call(base, "POST", "/platos", {"nombre": HOSTILE, "descripcion": "", "precio": 3, "tipo": "Entrantes"}, token)
-        photo_path = os.path.join(work, "pisto.png")
+        base, token, call = server.base, server.token, server.call
+        call("POST", "/platos", {"nombre": HOSTILE, "descripcion": "", "precio": 3, "tipo": "Entrantes"}, token)
+        photo_path = os.path.join(server.work, "pisto.png")
         photo = png(160, 120)
         with open(photo_path, "wb") as f:
             f.write(photo)
 
-        options = webdriver.ChromeOptions()
-        for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1000", "--lang=es-ES"]:
-            options.add_argument(flag)
-        options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-        driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
-        wait = WebDriverWait(driver, 10)
-        driver.get(base + "/gestion")
-        form = wait.until(EC.visibility_of_element_located((By.ID, "login")))
-        form.find_element(By.NAME, "login").send_keys("gerente1")
-        form.find_element(By.NAME, "password").send_keys("carta-1234")
-        form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-        wait.until(EC.invisibility_of_element_located((By.ID, "login")))
+        driver = browser()
+        wait = log_in(driver, base + "/gestion", "gerente1", "carta-1234")
         wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#carta .plato")))
         hostile = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#carta .plato .nombre")]
         if not any(t.startswith(HOSTILE) for t in hostile) or driver.find_elements(By.CSS_SELECTOR, "#carta img[src='x']"):
@@ -125,7 +79,7 @@ def main():
         editor.find_element(By.ID, "guardar").click()
         wait.until(EC.invisibility_of_element_located((By.ID, "editor")))
 
-        status, found = call(base, "GET", "/platos?q=pisto")
+        status, found = call("GET", "/platos?q=pisto")
         if status != 200 or len(found) != 1:
             fail(f"GET /platos?q=pisto found {found}")
         dish = found[0]
@@ -133,7 +87,7 @@ def main():
             fail(f"the dish is not as entered: {dish}")
         if dish["ingredientes"] != [{"nombre": "Calabacín", "cantidad": "200 g"}]:
             fail(f"ingredients: {dish['ingredientes']}")
-        if not dish["foto"] or call(base, "GET", dish["foto"], raw=True)[1] != photo:
+        if not dish["foto"] or call("GET", dish["foto"], raw=True)[1] != photo:
             fail("the photo did not arrive byte for byte")
         wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, f"#carta .plato[data-id='{dish['id']}'] img")))
 
@@ -156,7 +110,7 @@ def main():
         row = driver.find_element(By.CSS_SELECTOR, f"#carta .plato[data-id='{dish['id']}']")
         row.find_element(By.XPATH, ".//button[text()='Marcar agotado']").click()
         wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, f"#carta .plato.agotado[data-id='{dish['id']}']")))
-        if call(base, "GET", f"/platos/{dish['id']}")[1]["disponible"] is not False:
+        if call("GET", f"/platos/{dish['id']}")[1]["disponible"] is not False:
             fail("the API does not say sold out")
 
         row = driver.find_element(By.CSS_SELECTOR, f"#carta .plato[data-id='{dish['id']}']")
@@ -166,17 +120,13 @@ def main():
             fail("the confirmation does not name the dish")
         confirm.find_element(By.ID, "retirar-si").click()
         wait.until(EC.invisibility_of_element_located((By.CSS_SELECTOR, f"#carta .plato[data-id='{dish['id']}']")))
-        if call(base, "GET", f"/platos/{dish['id']}")[0] != 404:
+        if call("GET", f"/platos/{dish['id']}")[0] != 404:
             fail("the retired dish is still on the menu")
         print("gestion-check: ok (created with two allergens, a trace, an ingredient and a photo; clash shown beside the name; "
               "sold out; retired after confirming; names as text)")
     finally:
         if driver:
             driver.quit()
-        if server.poll() is None:
-            server.terminate()
-            server.wait(timeout=10)
-        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

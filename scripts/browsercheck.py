@@ -1,0 +1,101 @@
+"""What the real-browser checks (cocina-check.py, gestion-check.py) share:
+a comanda server on a free loopback port with a throw-away database and one
+staff user, its JSON API, headless Chromium through WebDriver (selenium with
+Debian's chromium and chromium-driver), and a staff page's login.
+"""
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+
+
+def fail(check, message):
+    print(f"{check}: FAIL: {message}")
+    sys.exit(1)
+
+
+class Server:
+    """comanda serving a fresh database, with staff `login` of `rol`; stopped by its PID on exit."""
+
+    def __init__(self, binary, login, rol, password, **env):
+        self.work = tempfile.mkdtemp()
+        s = socket.socket()
+        s.bind(("127.0.0.1", 0))
+        self.port = s.getsockname()[1]
+        s.close()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.env = dict(os.environ, COMANDA_DATABASE=os.path.join(self.work, "check.sqlite"), COMANDA_SCRYPT_LOG_N="10",
+                        COMANDA_LOG_LEVEL="notice", **env)
+        with open(os.path.join(self.work, "pw"), "w") as f:
+            f.write(password + "\n")
+        subprocess.run([os.path.abspath(binary), "create-staff", login, "--rol", rol, "--password-file", os.path.join(self.work, "pw")],
+                       cwd=self.work, env=self.env, check=True, stdout=subprocess.DEVNULL)
+        self.process = subprocess.Popen([os.path.abspath(binary), "serve", "--port", str(self.port)], cwd=self.work, env=self.env,
+                                        stdout=subprocess.DEVNULL, stderr=open(os.path.join(self.work, "server.log"), "w"))
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(self.base + "/health", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.1)
+        self.token = self.call("POST", "/sesiones", {"login": login, "password": password})[1]["token"]
+
+    def call(self, method, path, body=None, token=None, raw=False):
+        """(status, JSON or bytes) of one request; `token` defaults to none."""
+        request = urllib.request.Request(self.base + path, data=None if body is None else json.dumps(body).encode(), method=method)
+        if body is not None:
+            request.add_header("Content-Type", "application/json")
+        if token:
+            request.add_header("Authorization", "Bearer " + token)
+        try:
+            with urllib.request.urlopen(request, timeout=5) as response:
+                data = response.read()
+                return response.status, data if raw else (json.loads(data) if data else None)
+        except urllib.error.HTTPError as error:
+            data = error.read()
+            return error.code, (json.loads(data) if data and not raw else data)
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+        shutil.rmtree(self.work, ignore_errors=True)
+
+
+def browser():
+    """Headless Chromium, 1280×1000, Spanish."""
+    options = webdriver.ChromeOptions()
+    for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1000", "--lang=es-ES"]:
+        options.add_argument(flag)
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    return webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+
+
+def log_in(driver, url, login, password):
+    """Opens a staff page and logs in as a person would; waits until the form is gone."""
+    wait = WebDriverWait(driver, 10)
+    driver.get(url)
+    form = wait.until(EC.visibility_of_element_located((By.ID, "login")))
+    form.find_element(By.NAME, "login").send_keys(login)
+    form.find_element(By.NAME, "password").send_keys(password)
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    wait.until(EC.invisibility_of_element_located((By.ID, "login")))
+    return wait
