@@ -93,15 +93,9 @@ public final class ComandaApplication: HTTPResponder {
     private func answer(_ request: HTTPRequest, _ route: Route, _ parameters: PathParameters) -> HTTPResponse {
         do {
             var session: Session?
-            switch route.access {
-            case .anyone:
-                break
-            case .user:
+            if route.access != .anyone {
                 let (usuario, hash) = try users.authenticate(request)
-                session = Session(usuario: usuario, tokenHash: hash)
-            case .staff(let rol):
-                let (usuario, hash) = try users.authenticate(request)
-                guard usuario.rol.passes(rol) else { throw UserError.forbidden }
+                if case .staff(let rol) = route.access, !usuario.rol.passes(rol) { throw UserError.forbidden }
                 session = Session(usuario: usuario, tokenHash: hash)
             }
             return try route.handler(RouteRequest(http: request, params: parameters, session: session))

@@ -32,9 +32,18 @@ final class KitchenBoard: Sendable {
         self.database = database
     }
 
-    /// An order the kitchen can see was placed or moved (call after commit, with the committed order).
-    func changed(_ pedido: Pedido) {
+    /// An order the kitchen can see was placed or moved (call after commit,
+    /// with the committed order). Returns its `PedidoCocina` JSON, written once
+    /// for the board and the answer alike.
+    @discardableResult
+    func changed(_ pedido: Pedido) -> String {
         let entry = Entry(pedido: pedido, json: OrderJSON.pedido(pedido, cocina: true))
+        record(entry)
+        return entry.json
+    }
+
+    private func record(_ entry: Entry) {
+        let pedido = entry.pedido
         state.withLock { s in
             s.revision &+= 1
             guard s.active != nil else { return }

@@ -19,8 +19,7 @@ enum KitchenRoutes {
         }
         @Sendable func move(_ r: RouteRequest, _ m: MovimientoPedido, minutos: Int? = nil, motivo: String? = nil) throws -> HTTPResponse {
             let pedido = try database.mover(pedidoID: try pedidoID(r.params), m, now: now(), minutos: minutos, motivo: motivo)
-            board.changed(pedido)
-            return .json(OrderJSON.pedido(pedido, cocina: true))
+            return .json(board.changed(pedido))
         }
         router.add(.POST, "/cocina/pedidos/:id/aceptar", .staff(.cocina)) { r in
             // The body is checked before the state: a bad body on a wrong state is 422.
@@ -56,7 +55,7 @@ enum KitchenRoutes {
     }
 
     static func pedidoID(_ params: PathParameters) throws -> Int64 {
-        guard let raw = params["id"], let id = Int64(raw), id > 0 else { throw OrderError.notFound }
+        guard let id = params.id() else { throw OrderError.notFound }
         return id
     }
 

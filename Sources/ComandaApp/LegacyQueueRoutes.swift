@@ -29,8 +29,7 @@ enum LegacyQueueRoutes {
             return try feed(success)
         }
         @Sendable func legacyID(_ params: PathParameters) throws -> Int64 {
-            guard let raw = params["id"], !raw.isEmpty, raw.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-                  let id = Int64(raw), id > 0 else { throw WaitlistError.notFound }
+            guard let id = params.id() else { throw WaitlistError.notFound }
             return id
         }
 

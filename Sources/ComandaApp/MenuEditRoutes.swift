@@ -68,7 +68,7 @@ enum MenuEditRoutes {
     }
 
     static func platoID(_ params: PathParameters) throws -> Int64 {
-        guard let raw = params["id"], let id = Int64(raw), id > 0 else { throw PlatoError.notFound }
+        guard let id = params.id() else { throw PlatoError.notFound }
         return id
     }
 

@@ -100,7 +100,7 @@ enum OrderRoutes {
 
     /// A path id that must be a positive integer (else the resource is not found).
     private static func id(_ params: PathParameters, _ name: String, missing: OrderError = .notFound) throws -> Int64 {
-        guard let raw = params[name], let id = Int64(raw), id > 0 else { throw missing }
+        guard let id = params.id(name) else { throw missing }
         return id
     }
 

@@ -22,6 +22,16 @@ public enum Access: Sendable, Equatable {
     }
 }
 
+extension PathParameters {
+    /// The parameter `name` as a resource id: a positive integer in plain
+    /// digits (`abc`, `0`, `+5`, `1.5` or one too large are nil, answered 404).
+    func id(_ name: String = "id") -> Int64? {
+        guard let raw = self[name], !raw.isEmpty, raw.utf8.count <= 18,
+              raw.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let id = Int64(raw), id > 0 else { return nil }
+        return id
+    }
+}
+
 /// The caller of a route that needs a token: the user and their token's hash.
 struct Session: Sendable {
     let usuario: Usuario

@@ -33,13 +33,13 @@ enum UserRoutes {
         }
         router.add(.PUT, "/usuarios/yo/favoritos/:plato_id", .user) { r in
             let usuario = try r.usuario
-            guard let raw = r.params["plato_id"], let id = Int64(raw), id > 0 else { throw UserError.unknownPlato }
+            guard let id = r.params.id("plato_id") else { throw UserError.unknownPlato }
             try users.addFavorito(usuario, platoID: id)
             return HTTPResponse(status: .noContent)
         }
         router.add(.DELETE, "/usuarios/yo/favoritos/:plato_id", .user) { r in
             let usuario = try r.usuario
-            guard let raw = r.params["plato_id"], let id = Int64(raw), id > 0 else { throw UserError.unknownPlato }
+            guard let id = r.params.id("plato_id") else { throw UserError.unknownPlato }
             try users.removeFavorito(usuario, platoID: id)
             return HTTPResponse(status: .noContent)
         }

@@ -33,7 +33,7 @@ enum WaitlistRoutes {
     }
 
     static func partyID(_ params: PathParameters) throws -> Int64 {
-        guard let raw = params["id"], let id = Int64(raw), id > 0 else { throw WaitlistError.notFound }
+        guard let id = params.id() else { throw WaitlistError.notFound }
         return id
     }
 

@@ -190,7 +190,14 @@ public enum PedidoRules {
 
     /// The minutes an accepted order will take, 1…240.
     public static func minutos(_ n: Int) throws(OrderError) -> Int {
-        guard minutos.contains(n) else { throw .invalid(field: "minutos", problem: "must be an integer from 1 to 240") }
+        try integer(n, minutos, field: "minutos")
+    }
+
+    /// `n` within `range`, else 422 with the field.
+    private static func integer(_ n: Int, _ range: ClosedRange<Int>, field: String) throws(OrderError) -> Int {
+        guard range.contains(n) else {
+            throw .invalid(field: field, problem: "must be an integer from \(range.lowerBound) to \(range.upperBound)")
+        }
         return n
     }
 
@@ -216,8 +223,7 @@ public enum PedidoRules {
 
     /// A quantity in range, or why not.
     public static func cantidad(_ n: Int) throws(OrderError) -> Int {
-        guard cantidades.contains(n) else { throw .invalid(field: "cantidad", problem: "must be an integer from 1 to 100") }
-        return n
+        try integer(n, cantidades, field: "cantidad")
     }
 
     /// The address, trimmed, 5…300 characters, no control characters but newlines.

@@ -78,7 +78,7 @@ private func names(_ r: HTTPResponse) throws -> [String] {
         #expect(Set(object.keys) == ["id", "nombre", "descripcion", "precio", "tipo", "disponible", "alergenos", "trazas", "ingredientes", "foto"])
         #expect(object["foto"] is NSNull)
         #expect(object["nombre"] as? String == "Café solo")
-        for bad in ["9999", "abc", "0", "-1", "1.5", "99999999999999999999"] {
+        for bad in ["9999", "abc", "0", "-1", "1.5", "99999999999999999999", "+\(id)", "\(id)%20"] {
             let missing = get(app, "/platos/\(bad)")
             #expect(missing.status == .notFound, "\(bad)")
         }
