@@ -1,9 +1,10 @@
 // The kitchen board: the orders in three columns (Nuevos = realizado, En
 // preparación = aceptado, Listos = preparado), oldest first, each with its
 // number, the minutes since it was placed, its lines and the buttons for its
-// next moves. Polls GET /cocina/pedidos every 2 s with If-None-Match (a new
-// order shows within 3 s); a new order is marked and announced with a short
-// sound the cook can switch off. Everything from the API goes in as text.
+// next moves. Follows GET /cocina/eventos (a snapshot, then each order as it
+// is placed or moved), polling GET /cocina/pedidos every 2 s with
+// If-None-Match while the stream is down; a new order is marked and announced
+// with a short sound the cook can switch off. Everything from the API goes in as text.
 "use strict";
 const POLL_MS = 2000;
 const MINUTES = [5, 10, 15, 20, 25, 30, 45, 60];
@@ -94,6 +95,16 @@ async function move(id, action, body) {
   if (poller) poller.now();
 }
 
+const ACTIVE = ["realizado", "aceptado", "preparado"];
+
+/** One order placed or moved (from the stream): replace it, or drop it once it leaves the board. */
+function changed(pedido) {
+  const others = current.filter(p => p.id !== pedido.id);
+  const list = ACTIVE.includes(pedido.estado) ? others.concat([pedido]) : others;
+  list.sort((a, b) => (Date.parse(a.fecha) - Date.parse(b.fecha)) || (a.id - b.id));
+  render(list);
+}
+
 function openAccept(id) {
   const dialog = document.getElementById("accept");
   document.getElementById("accept-id").textContent = "#" + id;
@@ -175,7 +186,8 @@ setInterval(() => { if (current.length) render(current); }, 15000);
 
 Staff.login(["cocina", "gerente"], () => {
   seen = null;
-  poller = Staff.poll("/cocina/pedidos", POLL_MS, render);
+  poller = Staff.live({ stream: "/cocina/eventos", ticket: true, events: { snapshot: render, pedido: changed },
+                        poll: "/cocina/pedidos", ms: POLL_MS, render });
 }, () => {
   if (poller) poller.stop();
   poller = null;

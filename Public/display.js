@@ -1,10 +1,11 @@
-// The wall display: polls GET /reservations every 2 s with If-None-Match (an
-// unchanged queue costs a 304), shows ready parties on top in green and the
-// waiting ones below, and keeps the last data with a notice while the server
-// cannot be reached. Names are always inserted as text, never as HTML.
+// The wall display: follows GET /reservations/eventos (the whole list on
+// connect and after every change, pushed), and while that stream is down
+// polls GET /reservations every 2 s with If-None-Match; shows ready parties on
+// top in green and the waiting ones below, and keeps the last data with a
+// notice while the server cannot be reached. Names are always inserted as
+// text, never as HTML.
 "use strict";
 const POLL_MS = 2000;
-let etag = null;
 let last = null;
 
 /** `21:09:37`: 24-hour, whatever the TV browser's own locale says. */
@@ -50,25 +51,13 @@ function render(data) {
   document.getElementById("updated").textContent = "Actualizado " + clock(new Date());
 }
 
-async function poll() {
-  try {
-    const headers = etag ? { "If-None-Match": etag } : {};
-    const response = await fetch("/reservations", { headers, cache: "no-store" });
-    if (response.status === 200) {
-      etag = response.headers.get("ETag");
-      last = await response.json();
-      render(last);
-    } else if (response.status === 304 && last) {
-      render(last);
-    } else {
-      throw new Error("status " + response.status);
-    }
-    document.getElementById("notice").hidden = true;
-  } catch (error) {
-    document.getElementById("notice").hidden = false;
-  } finally {
-    setTimeout(poll, POLL_MS);
-  }
+function show(data) {
+  last = data;
+  render(data);
 }
 
-poll();
+// Minutes since arrival move on even when nothing changes.
+setInterval(() => { if (last) render(last); }, 15000);
+
+Staff.live({ stream: "/reservations/eventos", events: { reservations: show },
+             poll: "/reservations", ms: POLL_MS, render: show });

@@ -1,8 +1,8 @@
-// Shared plumbing of the staff pages (kitchen board, later the host stand and
-// the menu manager): log in (the token is kept in sessionStorage, so it ends
-// with the tab), call the API with it, poll with If-None-Match, and show a
-// notice while the server cannot be reached. Text goes in with textContent,
-// never as HTML.
+// Shared plumbing of the staff pages and the wall display: log in (the token
+// is kept in sessionStorage, so it ends with the tab), call the API with it,
+// follow a Server-Sent Events stream (falling back to polling with
+// If-None-Match while it fails), and show a notice while the server cannot be
+// reached. Text goes in with textContent, never as HTML.
 "use strict";
 const Staff = (() => {
   const KEY = "comanda.token";
@@ -48,7 +48,7 @@ const Staff = (() => {
     async function tick() {
       if (stopped) return;
       try {
-        const headers = { "Authorization": "Bearer " + token() };
+        const headers = token() ? { "Authorization": "Bearer " + token() } : {};
         if (etag) headers["If-None-Match"] = etag;
         const response = await fetch(path, { headers, cache: "no-store" });
         if (response.status === 401) { logout(); return; }
@@ -66,6 +66,66 @@ const Staff = (() => {
       /** Polls again now (after this page changed something). */
       now() { clearTimeout(timer); tick(); },
       stop() { stopped = true; clearTimeout(timer); },
+    };
+  }
+
+  /**
+   * Follows a stream: `events` maps event names to handlers of their JSON
+   * data. While the stream is down, polls `poll` every `ms` with
+   * If-None-Match and hands each answer to `render` (the notice shows while
+   * that fails too). A public stream reconnects by itself (with
+   * Last-Event-ID); one that needs a login (`ticket: true`) asks for a new
+   * one-use ticket each time, since a session token never goes into a URL.
+   */
+  function live({ stream, ticket, events, poll: pollPath, ms, render }) {
+    let source = null, poller = null, retry = null, stopped = false;
+    function fallBack() {
+      if (!poller && !stopped) poller = poll(pollPath, ms, render);
+    }
+    function streaming() {
+      offline(false);
+      if (poller) { poller.stop(); poller = null; }
+    }
+    async function connect() {
+      retry = null;
+      if (stopped) return;
+      let url = stream;
+      if (ticket) {
+        try {
+          const t = await api("POST", "/sesiones/actual/tickets");
+          url += "?ticket=" + encodeURIComponent(t.ticket);
+        } catch (e) {
+          fallBack();
+          if (e.status !== 401 && !stopped) retry = setTimeout(connect, 3000);
+          return;
+        }
+      }
+      if (stopped) return;
+      source = new EventSource(url);
+      source.onopen = streaming;
+      for (const [name, handler] of Object.entries(events)) {
+        source.addEventListener(name, (e) => { streaming(); handler(JSON.parse(e.data)); });
+      }
+      source.onerror = () => {
+        fallBack();
+        // The browser would reconnect with the same ticket, already used: start over instead.
+        if (ticket || source.readyState === EventSource.CLOSED) {
+          source.close();
+          source = null;
+          if (!stopped && !retry) retry = setTimeout(connect, 3000);
+        }
+      };
+    }
+    connect();
+    return {
+      /** Fetches the whole state now (after this page changed something, in case the stream is slow). */
+      now() { if (poller) poller.now(); },
+      stop() {
+        stopped = true;
+        if (source) source.close();
+        if (poller) poller.stop();
+        clearTimeout(retry);
+      },
     };
   }
 
@@ -124,5 +184,5 @@ const Staff = (() => {
     return b;
   }
 
-  return { api, poll, login, logout, clock, el, button, offline };
+  return { api, poll, live, login, logout, clock, el, button, offline };
 })();

@@ -42,15 +42,21 @@ class Server:
             f.write(password + "\n")
         subprocess.run([os.path.abspath(binary), "create-staff", login, "--rol", rol, "--password-file", os.path.join(self.work, "pw")],
                        cwd=self.work, env=self.env, check=True, stdout=subprocess.DEVNULL)
-        self.process = subprocess.Popen([os.path.abspath(binary), "serve", "--port", str(self.port)], cwd=self.work, env=self.env,
-                                        stdout=subprocess.DEVNULL, stderr=open(os.path.join(self.work, "server.log"), "w"))
+        self.binary = os.path.abspath(binary)
+        self.start()
+        self.token = self.call("POST", "/sesiones", {"login": login, "password": password})[1]["token"]
+
+    def start(self):
+        """Starts the server (again, after `stop`: same port, same database) and waits for /health."""
+        self.process = subprocess.Popen([self.binary, "serve", "--port", str(self.port)], cwd=self.work, env=self.env,
+                                        stdout=subprocess.DEVNULL, stderr=open(os.path.join(self.work, "server.log"), "a"))
         for _ in range(100):
             try:
                 urllib.request.urlopen(self.base + "/health", timeout=1)
-                break
+                return
             except OSError:
                 time.sleep(0.1)
-        self.token = self.call("POST", "/sesiones", {"login": login, "password": password})[1]["token"]
+        fail("browsercheck", "the server did not start")
 
     def call(self, method, path, body=None, token=None, raw=False):
         """(status, JSON or bytes) of one request; `token` defaults to none."""

@@ -129,6 +129,33 @@ def op(summary, access, responses, params=None, request=None, description=None, 
     return o
 
 
+def event_stream(events):
+    """One event of a stream (schemathesis checks each one it reads): the
+    `event` names it may carry, a decimal `id`, one line of JSON as `data`."""
+    return {"text/event-stream; charset=utf-8": {"schema": {
+        "type": "object", "required": ["event", "id", "data"],
+        "properties": {"event": {"type": "string", "enum": events},
+                       "id": {"type": "string", "pattern": "^[0-9]+$"},
+                       "data": {"type": "string", "minLength": 1, "contentMediaType": "application/json"},
+                       "retry": {"type": "integer"}}}}}
+TICKET = query("ticket", "A ticket from `POST /sesiones/actual/tickets`, in place of the token (good once, 60 s); "
+                         "a used, expired or unknown one is 401, on the public streams too.", {"type": "string"})
+LAST_EVENT_ID = {"name": "Last-Event-ID", "in": "header", "required": False,
+                 "description": "The last event id seen: the events after it are replayed if the server still has them, "
+                                "else the connect event is sent.", "schema": {"type": "string"}}
+
+
+def stream_op(summary, access, params, events, operation_id):
+    """A Server-Sent Events stream: 200 `text/event-stream` (starting with `retry: 3000`), never compressed."""
+    o = op(summary, access, {"200": {"description": "The stream: `retry: 3000`, then events with growing `id`s; "
+                                                    "a comment line at least every 15 s while idle.",
+                                     "headers": {"Cache-Control": {"required": True, "schema": {"type": "string", "const": "no-store"}}},
+                                     "content": event_stream(events)},
+                             "401": rref("Unauthorized")},
+           params=params + [TICKET, LAST_EVENT_ID], tags=["Live"], operation_id=operation_id)
+    return o
+
+
 ALERGENO_CODES = ["gluten", "crustaceos", "huevos", "pescado", "cacahuetes", "soja", "lacteos", "frutos_de_cascara",
                   "apio", "mostaza", "sesamo", "sulfitos", "altramuces", "moluscos"]
 ALERGENOS = {"type": "array", "items": {"type": "string", "enum": ALERGENO_CODES}, "uniqueItems": True,
@@ -188,6 +215,8 @@ SCHEMAS = {
     "UsuarioYo": obj({"id": INTEGER_ID, "nombre": {"type": "string"}, "login": {"type": "string"},
                       "rol": {"type": "string", "enum": ROLES}}),
     "Sesion": obj({"token": {"type": "string", "minLength": 20}, "usuario": ref("UsuarioYo")}),
+    "Ticket": obj({"ticket": {"type": "string", "minLength": 20, "description": "Good once, for a stream's `?ticket=`."},
+                   "caduca": TIME}),
     "Linea": obj({
         "id": INTEGER_ID, "plato_id": INTEGER_ID, "nombre": {"type": "string"}, "precio_unitario": MONEY,
         "cantidad": {"type": "integer", "minimum": 1, "maximum": 100}, "subtotal": MONEY,
@@ -388,6 +417,9 @@ PATHS = {
                              request=body(REQUESTS["Credenciales"]), tags=["Users"], operation_id="login")},
     "/sesiones/actual": {"delete": op("Log out: the token stops working.", USER, {"204": NO_CONTENT},
                                       tags=["Users"], operation_id="logout")},
+    "/sesiones/actual/tickets": {"post": op(
+        "A one-use ticket (60 s) for a stream's `?ticket=`: EventSource cannot send a token.", USER,
+        {"201": ok(ref("Ticket"), "Issued.")}, tags=["Users", "Live"], operation_id="streamTicket")},
     "/usuarios/yo": {"get": op("The current user.", USER, {"200": ok(ref("UsuarioYo"))}, tags=["Users"], operation_id="me")},
     "/usuarios/yo/favoritos": {"get": op("The user's favourite dishes.", USER, {"200": ok({"type": "array", "items": ref("Plato")})},
                                          tags=["Users"], operation_id="favoritos")},
@@ -436,6 +468,9 @@ PATHS = {
         {"200": ok(ref("Pedido")), "409": error("`pedido_realizado`."),
          "422": error("`pedido_vacio`, `idempotency_key_reused`, or a bad address or phone (`field`).")},
         params=[ORDER_ID, IDEMPOTENCY], request=body(REQUESTS["Entrega"]), tags=["Orders"], operation_id="checkout")},
+    "/pedidos/{id}/eventos": {"get": stream_op(
+        "One order as Server-Sent Events: `event: pedido` with the `Pedido` on connect and after each change of state.",
+        USER, [ORDER_ID], ["pedido"], "pedidoEvents")},
     "/pedidos/{id}/cancelar": {"post": op(
         "The owner cancels a placed order before the kitchen accepts it.", USER,
         {"200": ok(ref("Pedido")), "409": error("`transicion_no_valida` (with `estado`): only a `realizado` order can be cancelled.")},
@@ -446,6 +481,10 @@ PATHS = {
         params=[query("estado", "Comma-separated states (any but `abierto`); default `realizado,aceptado,preparado`.",
                       {"type": "string"})],
         tags=["Kitchen"], operation_id="cocinaPedidos")},
+    "/cocina/eventos": {"get": stream_op(
+        "The kitchen as Server-Sent Events: `event: snapshot` with the body of `GET /cocina/pedidos` on connect, then "
+        "`event: pedido` with the `PedidoCocina` each time an order is placed or changes state.",
+        staff("cocina"), [], ["snapshot", "pedido"], "cocinaEvents")},
     "/cocina/pedidos/{id}": {"get": op("Any placed order.", staff("cocina"), {"200": ok(ref("PedidoCocina"))},
                                        params=[ORDER_ID], tags=["Kitchen"], operation_id="cocinaPedido")},
     "/cocina/pedidos/{id}/aceptar": {"post": op(
@@ -476,6 +515,9 @@ PATHS = {
                    request=body(REQUESTS["NuevaReserva"]), tags=["Waitlist"], operation_id="addReservation",
                    links={"201": PARTY_LINKS}),
     },
+    "/reservations/eventos": {"get": stream_op(
+        "The waitlist as Server-Sent Events: `event: reservations` with the body of `GET /reservations` on connect "
+        "and after every change.", ANYONE, [], ["reservations"], "reservationsEvents")},
     "/reservations/{id}/ready": {"post": op("The party's table is ready.", staff("anfitrion"), {"200": ok(ref("Reservation"))},
                                             params=[PARTY_ID], tags=["Waitlist"], operation_id="readyReservation")},
     "/reservations/{id}": {"delete": op("The party leaves the list (kept as history).", staff("anfitrion"),

@@ -27,7 +27,10 @@ trap cleanup EXIT
 
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 KEY=schemathesis-host-key-0001
-export COMANDA_DATABASE="$WORK/comanda.sqlite" COMANDA_SCRYPT_LOG_N=10 COMANDA_LOG_LEVEL=warning COMANDA_QUEUE_HOST_KEY=$KEY
+# Event streams live 0.3 s here (an hour by default): a client that reads to
+# the end, as schemathesis does, gets `retry:`, the connect event and a clean end.
+export COMANDA_DATABASE="$WORK/comanda.sqlite" COMANDA_SCRYPT_LOG_N=10 COMANDA_LOG_LEVEL=warning COMANDA_QUEUE_HOST_KEY=$KEY \
+  COMANDA_STREAM_MAX_SECONDS=0.3
 printf '[parameters]\n"path.key" = "%s"\n' "$KEY" > "$WORK/with-key.toml"
 printf '\n' > "$WORK/plain.toml"
 echo "staff-pass-1234" > "$WORK/pw"

@@ -21,6 +21,9 @@ public final class AppMetrics: HTTPServerObserver, Sendable {
     private let connections: CoreMetrics.Gauge
     private let databaseSize: CoreMetrics.Gauge
     private let openConnectionsSource = Mutex<(@Sendable () -> Int)?>(nil)
+    private let streams: CoreMetrics.Gauge
+    private let openStreamsSource = Mutex<(@Sendable () -> Int)?>(nil)
+    private let streamsDropped: CoreMetrics.Counter
 
     init(database: AppDatabase) {
         self.database = database
@@ -33,12 +36,25 @@ public final class AppMetrics: HTTPServerObserver, Sendable {
         self.factory = factory
         connections = CoreMetrics.Gauge(label: "comanda_http_open_connections", factory: factory)
         databaseSize = CoreMetrics.Gauge(label: "comanda_database_size_bytes", factory: factory)
+        streams = CoreMetrics.Gauge(label: "comanda_http_open_streams", factory: factory)
+        streamsDropped = CoreMetrics.Counter(label: "comanda_http_streams_dropped_total", factory: factory)
+        streamsDropped.increment(by: 0)
     }
 
     /// Where the open-connection count comes from (the server, once it exists).
     /// Capture the server weakly: it holds the application, which holds this.
     public func observeConnections(_ source: @escaping @Sendable () -> Int) {
         openConnectionsSource.withLock { $0 = source }
+    }
+
+    /// Where the open-stream count comes from (the server; capture it weakly).
+    public func observeStreams(_ source: @escaping @Sendable () -> Int) {
+        openStreamsSource.withLock { $0 = source }
+    }
+
+    /// Counts a stream dropped because its client stopped reading.
+    public func streamDropped() {
+        streamsDropped.increment()
     }
 
     /// Counts one answered request and its handling time.
@@ -76,6 +92,7 @@ public final class AppMetrics: HTTPServerObserver, Sendable {
     /// The Prometheus text exposition, with the gauges read now.
     func exposition() -> [UInt8] {
         if let source = openConnectionsSource.withLock({ $0 }) { connections.record(source()) }
+        if let source = openStreamsSource.withLock({ $0 }) { streams.record(source()) }
         if let size = try? database.sizeInBytes() { databaseSize.record(size) }
         return registry.emitToBuffer()
     }

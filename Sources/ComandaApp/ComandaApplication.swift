@@ -16,6 +16,8 @@ public final class ComandaApplication: HTTPResponder {
     public let queueHostPath: String
     /// The metrics (`GET /metrics`); give it to the server as its observer.
     public let metrics: AppMetrics
+    /// The live updates' topics and subscribers.
+    let hub: EventHub
 
     /// Builds the application on an open database; `now` (Unix seconds) is the clock.
     /// `locator` finds the default pages and the API description (working directory, then beside the binary).
@@ -39,11 +41,20 @@ public final class ComandaApplication: HTTPResponder {
         let users = UserService(database: database, configuration: configuration, now: now)
         self.users = users
         UserRoutes.register(on: &router, users: users, catalog: catalog)
-        let board = KitchenBoard(database: database)
+        let hub = EventHub()
+        self.hub = hub
+        let board = KitchenBoard(database: database, hub: hub)
         OrderRoutes.register(on: &router, users: users, database: database, board: board)
         KitchenRoutes.register(on: &router, database: database, board: board, zone: configuration.timeZone, now: now)
-        let waitlist = WaitlistService(database: database, now: now)
+        let waitlist = WaitlistService(database: database, now: now, changed: { [logger] waitlist in
+            do {
+                try hub.publishState("reservations", event: "reservations") { try WaitlistRoutes.listBody(waitlist).body }
+            } catch {
+                logger.error("could not publish the waitlist: \(String(reflecting: error))")
+            }
+        })
         WaitlistRoutes.register(on: &router, waitlist: waitlist)
+        LiveRoutes.register(on: &router, hub: hub, waitlist: waitlist, board: board, database: database, logger: logger)
         let key: String
         do {
             key = try database.queueHostKey(configured: configuration.queueHostKey, generate: WaitlistService.generateHostKey)
@@ -93,8 +104,12 @@ public final class ComandaApplication: HTTPResponder {
     private func answer(_ request: HTTPRequest, _ route: Route, _ parameters: PathParameters) -> HTTPResponse {
         do {
             var session: Session?
+            // A stream's ticket (EventSource cannot send a token): used up
+            // here, and a bad one is a 401 even on a public stream.
+            let ticket = route.isStream ? request.queryValue("ticket") : nil
+            let ticketHolder = try ticket.map(users.redeemTicket)
             if route.access != .anyone {
-                let (usuario, hash) = try users.authenticate(request)
+                let (usuario, hash) = try ticketHolder ?? users.authenticate(request)
                 if case .staff(let rol) = route.access, !usuario.rol.passes(rol) { throw UserError.forbidden }
                 session = Session(usuario: usuario, tokenHash: hash)
             }

@@ -27,9 +27,12 @@ final class KitchenBoard: Sendable {
 
     private let database: AppDatabase
     private let state = Mutex(State())
+    /// Where each change is published (the kitchen's stream and the owner's).
+    private let hub: EventHub?
 
-    init(database: AppDatabase) {
+    init(database: AppDatabase, hub: EventHub? = nil) {
         self.database = database
+        self.hub = hub
     }
 
     /// An order the kitchen can see was placed or moved (call after commit,
@@ -39,6 +42,12 @@ final class KitchenBoard: Sendable {
     func changed(_ pedido: Pedido) -> String {
         let entry = Entry(pedido: pedido, json: OrderJSON.pedido(pedido, cocina: true))
         record(entry)
+        if let hub {
+            // Every move adds an event: the count orders two reports of one order.
+            let version = pedido.eventos.count
+            hub.publish("cocina", event: "pedido", data: entry.json, key: pedido.id, version: version)
+            hub.publish("pedido/\(pedido.id)", event: "pedido", data: OrderJSON.pedido(pedido), key: pedido.id, version: version)
+        }
         return entry.json
     }
 

@@ -61,6 +61,8 @@ typealias RouteHandler = @Sendable (RouteRequest) throws -> HTTPResponse
 /// One registered route: who may call it and what answers it.
 struct Route: Sendable {
     let access: Access
+    /// A stream: it also takes `?ticket=` in place of the token.
+    var isStream = false
     let handler: RouteHandler
 }
 
@@ -71,6 +73,11 @@ struct Routes: Sendable {
     /// Adds a route; `pattern` is like `/platos/:id`.
     mutating func add(_ method: HTTPMethod, _ pattern: String, _ access: Access, _ handler: @escaping RouteHandler) {
         router.add(method, pattern, Route(access: access, handler: handler))
+    }
+
+    /// Adds a stream (`GET`): like `add`, and `?ticket=` authenticates it too.
+    mutating func addStream(_ pattern: String, _ access: Access, _ handler: @escaping RouteHandler) {
+        router.add(.GET, pattern, Route(access: access, isStream: true, handler: handler))
     }
 }
 

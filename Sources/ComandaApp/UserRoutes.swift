@@ -22,6 +22,14 @@ enum UserRoutes {
             try users.logout(tokenHash: session.tokenHash)
             return HTTPResponse(status: .noContent)
         }
+        router.add(.POST, "/sesiones/actual/tickets", .user) { r in
+            guard let session = r.session else { throw UserError.unauthenticated }
+            let (ticket, expiresAt) = users.issueTicket(sessionHash: session.tokenHash)
+            var response = HTTPResponse.json("{\"caduca\":\(ErrorBody.quoted(LegacyFeed.isoTime(expiresAt))),"
+                                             + "\"ticket\":\(ErrorBody.quoted(ticket))}", status: .created)
+            response.headers.add("Cache-Control", "no-store")
+            return response
+        }
         router.add(.GET, "/usuarios/yo", .user) { r in
             try JSON.response(UsuarioYoDTO(try r.usuario))
         }

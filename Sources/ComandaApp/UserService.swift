@@ -15,6 +15,11 @@ final class UserService: Sendable {
     private let lockoutWindow: Int64
     /// Failed login times by login key, kept in memory (a restart forgets them).
     private let failures = Mutex<[String: [Int64]]>([:])
+    /// Stream tickets by their SHA-256: the session they stand for and when they expire.
+    /// In memory: a ticket lives 60 s, and a restart only makes the page ask for another.
+    private let tickets = Mutex<[[UInt8]: (sessionHash: [UInt8], expiresAt: Int64)]>([:])
+    /// Seconds a stream ticket is good for.
+    static let ticketLifetime: Int64 = 60
 
     init(database: AppDatabase, configuration: AppConfiguration, now: @escaping @Sendable () -> Int64) {
         self.database = database
@@ -76,6 +81,31 @@ final class UserService: Sendable {
         let hash = SessionToken.hash(String(token))
         guard let usuario = try database.usuario(tokenHash: hash, now: now()) else { throw UserError.unauthenticated }
         return (usuario, hash)
+    }
+
+    /// A stream ticket for this session: good once, within 60 s.
+    func issueTicket(sessionHash: [UInt8]) -> (ticket: String, expiresAt: Int64) {
+        let ticket = SessionToken.generate()
+        let time = now()
+        let expiresAt = time + Self.ticketLifetime
+        tickets.withLock { all in
+            all = all.filter { $0.value.expiresAt > time }
+            all[SessionToken.hash(ticket)] = (sessionHash, expiresAt)
+        }
+        return (ticket, expiresAt)
+    }
+
+    /// The user behind a stream ticket, which is used up; a ticket that is
+    /// unknown, used, expired, or whose session has ended is a 401.
+    func redeemTicket(_ ticket: String) throws -> (usuario: Usuario, tokenHash: [UInt8]) {
+        guard !ticket.isEmpty, ticket.utf8.count <= 256 else { throw UserError.unauthenticated }
+        let time = now()
+        let hash = SessionToken.hash(ticket)
+        guard let held = tickets.withLock({ $0.removeValue(forKey: hash) }), held.expiresAt > time,
+              let usuario = try database.usuario(tokenHash: held.sessionHash, now: time) else {
+            throw UserError.unauthenticated
+        }
+        return (usuario, held.sessionHash)
     }
 
     func logout(tokenHash: [UInt8]) throws {

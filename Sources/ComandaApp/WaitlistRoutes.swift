@@ -5,16 +5,9 @@ import ComandaHTTP
 enum WaitlistRoutes {
     static func register(on router: inout Routes, waitlist: WaitlistService) {
         router.add(.GET, "/reservations", .anyone) { _ in
-            let (parties, average, at) = try waitlist.list()
-            let items = parties.map(Self.json).joined(separator: ",")
-            let body = "{\"averageWaitMinutes\":\(average),\"generatedAt\":\(ErrorBody.quoted(LegacyFeed.isoTime(at))),"
-                + "\"reservations\":[\(items)]}"
+            let (body, tag) = try listBody(waitlist)
             var response = HTTPResponse.json(body)
-            // Weak: it covers the parties and the average, not generatedAt.
-            var hash = FNV1a()
-            hash.add(items)
-            hash.add("avg \(average)")
-            response.headers.add("ETag", "W/\"" + hash.hex + "\"")
+            response.headers.add("ETag", tag)
             response.headers.add("Cache-Control", "no-cache")
             return response
         }
@@ -30,6 +23,19 @@ enum WaitlistRoutes {
             try waitlist.remove(id: try partyID(r.params))
             return HTTPResponse(status: .noContent)
         }
+    }
+
+    /// The body of `GET /reservations` (also every `reservations` event) and
+    /// its weak tag, which covers the parties and the average, not `generatedAt`.
+    static func listBody(_ waitlist: WaitlistService) throws -> (body: String, tag: String) {
+        let (parties, average, at) = try waitlist.list()
+        let items = parties.map(Self.json).joined(separator: ",")
+        let body = "{\"averageWaitMinutes\":\(average),\"generatedAt\":\(ErrorBody.quoted(LegacyFeed.isoTime(at))),"
+            + "\"reservations\":[\(items)]}"
+        var hash = FNV1a()
+        hash.add(items)
+        hash.add("avg \(average)")
+        return (body, "W/\"" + hash.hex + "\"")
     }
 
     static func partyID(_ params: PathParameters) throws -> Int64 {

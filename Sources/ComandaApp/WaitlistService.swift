@@ -7,10 +7,13 @@ import Foundation
 final class WaitlistService: Sendable {
     let database: AppDatabase
     let now: @Sendable () -> Int64
+    /// Told after every committed change of the list (the live updates).
+    private let changed: @Sendable (WaitlistService) -> Void
 
-    init(database: AppDatabase, now: @escaping @Sendable () -> Int64) {
+    init(database: AppDatabase, now: @escaping @Sendable () -> Int64, changed: @escaping @Sendable (WaitlistService) -> Void = { _ in }) {
         self.database = database
         self.now = now
+        self.changed = changed
     }
 
     /// The listed parties in display order, their average wait, and the time it was computed.
@@ -23,16 +26,20 @@ final class WaitlistService: Sendable {
     func add(name rawName: String, size rawSize: Int) throws -> Reservation {
         let name = try Waitlist.name(rawName)
         let size = try Waitlist.size(rawSize)
-        return try database.addReservation(name: name, size: size, now: now())
+        let party = try database.addReservation(name: name, size: size, now: now())
+        changed(self)
+        return party
     }
 
     func ready(id: Int64) throws -> Reservation {
         guard let party = try database.markReady(id: id, now: now()) else { throw WaitlistError.notFound }
+        changed(self)
         return party
     }
 
     func remove(id: Int64) throws {
         guard try database.removeReservation(id: id, now: now()) else { throw WaitlistError.notFound }
+        changed(self)
     }
 
     /// A new host key: 128 random bits, URL-safe.

@@ -9,7 +9,10 @@ public enum ConditionalGzip {
 
     /// The response as it should be sent for this request.
     public static func finish(_ response: HTTPResponse, for request: HTTPRequest) -> HTTPResponse {
-        guard request.method == .GET || request.method == .HEAD, response.status == .ok else { return response }
+        // A stream is never compressed or answered 304: it is not a representation.
+        guard request.method == .GET || request.method == .HEAD, response.status == .ok, response.stream == nil else {
+            return response
+        }
         var response = response
         let compressible = response.body.count >= minimumSize
             && !response.headers.contains("Content-Encoding")

@@ -14,7 +14,7 @@ import Darwin
 /// epoll instance tells it when to read or write. All of its state is touched
 /// only on its worker's queue.
 final class HTTPConnection: @unchecked Sendable {
-    private enum State { case open, closeAfterWrite, lingering, closed }
+    private enum State { case open, streaming, closeAfterWrite, lingering, closed }
 
     private let fd: Int32
     private let worker: HTTPWorker
@@ -32,6 +32,13 @@ final class HTTPConnection: @unchecked Sendable {
     private var sentContinue = false
     /// Answer the error with lingering close (the client may still be sending).
     private var lingerOnClose = false
+    /// The streaming response in progress, if any (the connection's last).
+    private var sink: StreamSink?
+    private var heartbeat: [UInt8] = []
+    /// When the stream last sent bytes (heartbeats are due after silence).
+    private var lastStreamWrite: UInt64 = 0
+    /// When the stream started (it ends after `streamMaxDuration`).
+    private var streamStartedAt: UInt64 = 0
 
     /// When the current request's first byte arrived (nil: none yet).
     private var requestStartedAt: UInt64?
@@ -74,7 +81,8 @@ final class HTTPConnection: @unchecked Sendable {
             let n = recv(fd, buffer.baseAddress, buffer.count, 0)
             if n > 0 {
                 lastActivity = DispatchTime.now().uptimeNanoseconds
-                if state == .lingering { continue }
+                // Draining, or streaming: what the client sends now is not answered.
+                if state == .lingering || state == .streaming { continue }
                 if requestStartedAt == nil { requestStartedAt = lastActivity }
                 input.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
                 if n == buffer.count && input.count - inputStart < server.configuration.limits.maxBodyBytes * 2 { continue }
@@ -96,7 +104,7 @@ final class HTTPConnection: @unchecked Sendable {
     /// The client shut its side: answer what is already complete, then close.
     private func peerClosed() {
         switch state {
-        case .lingering, .closed:
+        case .lingering, .closed, .streaming:
             close()
         case .open, .closeAfterWrite:
             if !output.isEmpty {
@@ -162,17 +170,84 @@ final class HTTPConnection: @unchecked Sendable {
         let before = output.pending
         head.removeAll(keepingCapacity: true)
         response.serializeHead(into: &head, date: worker.dateCache.current(), keepAlive: keepAlive,
-                               http10KeepAlive: keepAlive && request.version == .http1_0)
+                               http10KeepAlive: keepAlive && request.version == .http1_0,
+                               chunked: request.version == .http1_1)
         output.append(head)
         // The body by reference: a cached answer or photo is not copied here.
         if request.method != .HEAD && response.status.allowsBody { output.append(response.body) }
         if !keepAlive { state = .closeAfterWrite }
+        if let stream = response.stream, request.method != .HEAD, response.status == .ok {
+            startStream(stream, chunked: request.version == .http1_1)
+        }
         let bytes = output.pending - before
         let logger = server.logger
         if logger.logLevel <= .info {
             let micros = (DispatchTime.now().uptimeNanoseconds - started) / 1000
             logger.info("\(request.method.rawValue) \(request.path) \(response.status.code) \(bytes)B \(micros)us")
         }
+    }
+
+    // MARK: - Streams
+
+    /// The head is queued: the connection now belongs to the stream. Its
+    /// buffers are given back (an idle stream should cost little), pipelined
+    /// requests are dropped, and the application gets the sink.
+    private func startStream(_ stream: ResponseStream, chunked: Bool) {
+        let limit = server.configuration.streamBufferLimit
+        // The limit is ours: the kernel may hold a little more (a quarter of
+        // it, doubled by the kernel), not the megabytes it would grow to.
+        Socket.setSendBuffer(fd, bytes: limit / 4)
+        let sink = StreamSink(limit: limit, chunked: chunked) { [weak self] in
+            guard let self else { return }
+            self.worker.wake(self)
+        }
+        self.sink = sink
+        heartbeat = stream.heartbeat
+        state = .streaming
+        input = []
+        inputStart = 0
+        head = []
+        lastStreamWrite = DispatchTime.now().uptimeNanoseconds
+        streamStartedAt = lastStreamWrite
+        server.openStreams.add(1, ordering: .relaxed)
+        stream.start(sink)
+    }
+
+    /// Moves what the stream's sink holds into the output and writes it
+    /// (called on the worker queue after a `send` or `finish`).
+    func pumpStream() {
+        guard state == .streaming, let sink else { return }
+        let pump = sink.take()
+        if pump.dropped {
+            server.droppedStreams.add(1, ordering: .relaxed)
+            server.observer?.streamDropped()
+            server.logger.info("dropped a stream whose client stopped reading (fd \(fd))")
+            close()
+            return
+        }
+        if !pump.bytes.isEmpty {
+            output.append(pump.bytes)
+            lastStreamWrite = DispatchTime.now().uptimeNanoseconds
+        }
+        if pump.finishing { endStream() }
+        flush()
+        sink.written(pending: output.pending)
+    }
+
+    /// Queues the end of the stream (the last chunk) and closes once it is written.
+    private func endStream() {
+        if sink?.chunked == true { output.append(StreamSink.lastChunk) }
+        state = .closeAfterWrite
+    }
+
+    private func sendHeartbeat(now: UInt64) {
+        guard let sink else { return }
+        var bytes: [UInt8] = []
+        if sink.chunked { StreamSink.appendChunk(heartbeat, to: &bytes) } else { bytes = heartbeat }
+        output.append(bytes)
+        lastStreamWrite = now
+        flush()
+        sink.written(pending: output.pending)
     }
 
     private func answerParseError(_ error: HTTPParseError) {
@@ -203,7 +278,7 @@ final class HTTPConnection: @unchecked Sendable {
         switch state {
         case .closeAfterWrite:
             finishClosing()
-        case .open:
+        case .open, .streaming:
             resumeReading()
         case .lingering, .closed:
             break
@@ -257,11 +332,22 @@ final class HTTPConnection: @unchecked Sendable {
         worker.remove(fd)
         Glibc.close(fd)
         server.openConnections.subtract(1, ordering: .relaxed)
+        if let sink {
+            server.openStreams.subtract(1, ordering: .relaxed)
+            self.sink = nil
+            sink.closed()
+        }
     }
 
     /// Shutdown began: an idle connection closes now; one in the middle of a
     /// request finishes it (its response says `Connection: close`).
     func beginShutdown() {
+        if state == .streaming {
+            // What the application queued goes first, then the end, then the close.
+            sink?.finish()
+            pumpStream()
+            return
+        }
         guard state == .open else { return }
         if requestStartedAt == nil && output.isEmpty && inputStart == input.count {
             close()
@@ -281,6 +367,12 @@ final class HTTPConnection: @unchecked Sendable {
             if elapsed(lastActivity) >= Self.lingerSeconds { close() }
         case .closeAfterWrite:
             if elapsed(lastActivity) >= config.idleTimeout { close() }
+        case .streaming:
+            // No idle or header timeout; a heartbeat after silence; an end after the longest life.
+            if elapsed(streamStartedAt) >= config.streamMaxDuration {
+                sink?.finish()
+                pumpStream()
+            } else if output.isEmpty && elapsed(lastStreamWrite) >= config.streamHeartbeatInterval { sendHeartbeat(now: now) }
         case .open:
             if !output.isEmpty {
                 if elapsed(lastActivity) >= config.idleTimeout { close() }

@@ -18,4 +18,11 @@ public struct ClosureResponder: HTTPResponder {
 public protocol HTTPServerObserver: Sendable {
     /// A request could not be parsed (answered with `error.status`, then closed).
     func parseError(_ error: HTTPParseError)
+    /// A stream's client was dropped: more than the buffer limit waited for it.
+    func streamDropped()
+}
+
+extension HTTPServerObserver {
+    /// A stream's client was dropped: more than the buffer limit waited for it.
+    public func streamDropped() {}
 }

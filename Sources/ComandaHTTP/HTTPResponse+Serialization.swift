@@ -20,7 +20,10 @@ extension HTTPResponse {
     }
 
     /// The status line and headers, up to and including the blank line.
-    func serializeHead(into out: inout [UInt8], date: [UInt8], keepAlive: Bool, http10KeepAlive: Bool) {
+    /// A stream's head has no `Content-Length`: `chunked` says `Transfer-Encoding:
+    /// chunked` (HTTP/1.1), else the body ends with the connection.
+    func serializeHead(into out: inout [UInt8], date: [UInt8], keepAlive: Bool, http10KeepAlive: Bool,
+                       chunked: Bool = false) {
         out.append(contentsOf: Self.statusLine(status))
         for (name, value) in headers.fields {
             if name.asciiCaseInsensitiveEquals("Content-Length") || name.asciiCaseInsensitiveEquals("Transfer-Encoding")
@@ -32,7 +35,9 @@ extension HTTPResponse {
             out.append(contentsOf: value.utf8)
             out.append(0x0D); out.append(0x0A)
         }
-        if status.code != 304 && status.code != 204 && status.code >= 200 {
+        if stream != nil {
+            if chunked { out.append(contentsOf: Self.chunkedLine) }
+        } else if status.code != 304 && status.code != 204 && status.code >= 200 {
             out.append(contentsOf: Self.contentLengthPrefix)
             out.append(contentsOf: String(body.count).utf8)
             out.append(0x0D); out.append(0x0A)
@@ -49,6 +54,7 @@ extension HTTPResponse {
     }
 
     private static let contentLengthPrefix = Array("Content-Length: ".utf8)
+    private static let chunkedLine = Array("Transfer-Encoding: chunked\r\n".utf8)
     private static let datePrefix = Array("Date: ".utf8)
     private static let serverLine = Array("\r\nServer: comanda\r\n".utf8)
     private static let connectionClose = Array("Connection: close\r\n".utf8)

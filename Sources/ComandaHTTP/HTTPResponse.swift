@@ -5,14 +5,23 @@ public struct HTTPResponse: Sendable {
     public var status: HTTPStatus
     /// Header fields set by the application.
     public var headers: HTTPHeaders
-    /// The body bytes.
+    /// The body bytes (empty for a stream).
     public var body: [UInt8]
+    /// A body written over time instead of `body` (Server-Sent Events).
+    public var stream: ResponseStream?
 
     /// Creates a response.
     public init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
+    }
+
+    /// A 200 response whose body is written over time by `stream`.
+    public static func streaming(headers: HTTPHeaders, _ stream: ResponseStream) -> HTTPResponse {
+        var response = HTTPResponse(status: .ok, headers: headers)
+        response.stream = stream
+        return response
     }
 
     /// A `text/plain; charset=utf-8` response.

@@ -27,6 +27,10 @@ public final class HTTPServer: @unchecked Sendable {
     let openConnections = Atomic<Int>(0)
     /// Set once when shutdown begins; connections then close after their current response.
     let shuttingDown = Atomic<Bool>(false)
+    /// Streams open now (each also counts as a connection).
+    let openStreams = Atomic<Int>(0)
+    /// Streams dropped because their client stopped reading.
+    let droppedStreams = Atomic<Int>(0)
 
     // Owned by controlQueue until start() returns, then read-only.
     private var listenFD: Int32 = -1
@@ -41,11 +45,16 @@ public final class HTTPServer: @unchecked Sendable {
         self.responder = responder
         self.logger = logger
         self.observer = observer
-        self.sweepInterval = max(0.05, min(1.0, min(configuration.headerTimeout, configuration.idleTimeout) / 4))
+        self.sweepInterval = max(0.05, min(1.0, min(configuration.headerTimeout, configuration.idleTimeout, configuration.streamHeartbeatInterval,
+                                                   configuration.streamMaxDuration) / 4))
     }
 
     /// The number of connections open now.
     public var connectionCount: Int { openConnections.load(ordering: .relaxed) }
+    /// The number of streaming responses open now.
+    public var streamCount: Int { openStreams.load(ordering: .relaxed) }
+    /// Streams dropped so far because their client stopped reading.
+    public var droppedStreamCount: Int { droppedStreams.load(ordering: .relaxed) }
 
     /// Binds, listens and starts accepting; returns the bound port.
     @discardableResult

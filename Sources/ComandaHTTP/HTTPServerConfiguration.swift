@@ -18,6 +18,13 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     public var workers: Int
     /// Seconds shutdown waits for in-flight requests before closing them.
     public var shutdownGracePeriod: Double
+    /// Bytes a stream may have waiting for its client; past this the client is dropped.
+    public var streamBufferLimit: Int = 256 * 1024
+    /// Seconds a stream may stay silent before its heartbeat is sent.
+    public var streamHeartbeatInterval: Double = 15
+    /// Seconds a stream lives at most before it is ended cleanly (the client
+    /// reconnects, and a stream of a user who has logged out since then ends).
+    public var streamMaxDuration: Double = 3600
 
     /// The defaults from the contract.
     public init(host: String = "127.0.0.1", port: Int = 8080, limits: HTTPLimits = HTTPLimits(),

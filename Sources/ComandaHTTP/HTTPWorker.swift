@@ -1,5 +1,6 @@
 import CSystem
 import Dispatch
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -31,6 +32,8 @@ final class HTTPWorker: @unchecked Sendable {
     private static let batch = 256
     private let readyFDs = UnsafeMutablePointer<Int32>.allocate(capacity: HTTPWorker.batch)
     private let readyEvents = UnsafeMutablePointer<UInt32>.allocate(capacity: HTTPWorker.batch)
+    /// Streams with bytes to write, from any thread; pumped on `queue` in one go.
+    private let woken = Mutex<[HTTPConnection]>([])
 
     init(index: Int, sweepInterval: Double) throws(SocketError) {
         queue = DispatchQueue(label: "comanda.worker.\(index)")
@@ -120,6 +123,25 @@ final class HTTPWorker: @unchecked Sendable {
     func watch(_ fd: Int32, read: Bool, write: Bool) {
         let interest = (read ? COMANDA_EPOLL_READ : 0) | (write ? COMANDA_EPOLL_WRITE : 0)
         _ = comanda_epoll_set(epollFD, fd, Int32(interest), 0)
+    }
+
+    /// A stream has bytes to write (called from any thread). Publishing one
+    /// event to thousands of streams schedules one block per worker, not one per stream.
+    func wake(_ connection: HTTPConnection) {
+        let first = woken.withLock { list in
+            list.append(connection)
+            return list.count == 1
+        }
+        if first { queue.async { [self] in pumpWoken() } }
+    }
+
+    private func pumpWoken() {
+        let list = woken.withLock { list in
+            let taken = list
+            list = []
+            return taken
+        }
+        for connection in list { connection.pumpStream() }
     }
 
     /// Forgets a connection whose socket is being closed.

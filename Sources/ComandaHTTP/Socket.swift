@@ -82,6 +82,13 @@ enum Socket {
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
     }
 
+    /// Fixes the kernel's send buffer (the kernel doubles it for its own
+    /// bookkeeping) and so turns off its growth up to `tcp_wmem`'s maximum (4 MiB here).
+    static func setSendBuffer(_ fd: Int32, bytes: Int) {
+        var size = Int32(clamping: bytes)
+        setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+    }
+
     /// Raises the soft open-files limit to the hard one; returns (before, after).
     static func raiseOpenFileLimit() -> (Int, Int) {
         var limit = rlimit()

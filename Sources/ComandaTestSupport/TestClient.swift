@@ -49,9 +49,14 @@ public final class TestClient {
     private var buffer: [UInt8] = []
 
     /// Connects to 127.0.0.1:port; reads time out after `timeout` seconds.
-    public init(port: Int, timeout: Double = 5) throws {
+    /// `receiveBuffer` sets `SO_RCVBUF` before connecting (a client that reads
+    /// slowly, or never: the kernel's smallest window).
+    public init(port: Int, timeout: Double = 5, receiveBuffer: Int? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestClientError("socket: \(errno)") }
+        if var size = receiveBuffer.map(Int32.init) {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var tv = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - Double(Int(timeout))) * 1e6))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
@@ -154,6 +159,69 @@ public final class TestClient {
         return false
     }
 
+    /// Sends a GET for a stream and reads its head; the body is then read
+    /// with `readChunk()` or `readEvent()`.
+    public func openStream(_ target: String, headers: [(String, String)] = [], version: String = "HTTP/1.1") throws -> TestResponse {
+        var text = "GET \(target) \(version)\r\nHost: test\r\n"
+        for (n, v) in headers { text += "\(n): \(v)\r\n" }
+        try send(text + "\r\n")
+        return try readResponse(head: true)
+    }
+
+    /// The next chunk of a chunked body; nil for the last (empty) chunk.
+    public func readChunk() throws -> [UInt8]? {
+        var lineEnd: Int?
+        while lineEnd == nil {
+            if let r = Self.find([13, 10], in: buffer) { lineEnd = r; break }
+            guard try fill() else { throw TestClientError("connection closed before a chunk") }
+        }
+        guard let end = lineEnd, let size = Int(String(decoding: buffer[0..<end], as: UTF8.self), radix: 16) else {
+            throw TestClientError("bad chunk size line")
+        }
+        while buffer.count < end + 2 + size + 2 {
+            guard try fill() else { throw TestClientError("connection closed inside a chunk") }
+        }
+        guard buffer[end + 2 + size] == 13, buffer[end + 3 + size] == 10 else { throw TestClientError("chunk without CRLF") }
+        let payload = Array(buffer[(end + 2)..<(end + 2 + size)])
+        buffer.removeFirst(end + 4 + size)
+        return size == 0 ? nil : payload
+    }
+
+    /// Reads raw bytes until `count` are buffered (or the connection ends); returns and consumes them.
+    public func readRaw(_ count: Int) throws -> [UInt8] {
+        while buffer.count < count {
+            guard try fill() else { break }
+        }
+        let n = min(count, buffer.count)
+        let out = Array(buffer[0..<n])
+        buffer.removeFirst(n)
+        return out
+    }
+
+    private var eventText: [UInt8] = []
+
+    /// The next Server-Sent Events block (up to a blank line) of a chunked
+    /// stream, comments and `retry:` blocks included.
+    public func readEvent() throws -> SSEEvent {
+        while true {
+            if let end = Self.find([10, 10], in: eventText) {
+                let block = String(decoding: eventText[0..<end], as: UTF8.self)
+                eventText.removeFirst(end + 2)
+                return SSEEvent(block)
+            }
+            guard let chunk = try readChunk() else { throw TestClientError("the stream ended") }
+            eventText += chunk
+        }
+    }
+
+    /// The next block that carries an event (skipping `retry:` and comments).
+    public func readDataEvent() throws -> SSEEvent {
+        while true {
+            let e = try readEvent()
+            if e.event != nil || !e.data.isEmpty { return e }
+        }
+    }
+
     /// The bytes received so far that no response has consumed.
     public var unread: [UInt8] { buffer }
 
@@ -164,4 +232,45 @@ public final class TestClient {
         }
         return nil
     }
+}
+
+/// One Server-Sent Events block as the test client read it.
+public struct SSEEvent: Sendable, CustomStringConvertible {
+    public var id: String?
+    public var event: String?
+    public var data: String = ""
+    public var retry: Int?
+    public var comments: [String] = []
+    /// The block exactly as sent (without its blank line).
+    public let raw: String
+
+    init(_ block: String) {
+        raw = block
+        var data: [String] = []
+        for line in block.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix(":") { comments.append(String(line.dropFirst())); continue }
+            let (field, value): (Substring, Substring)
+            if let colon = line.firstIndex(of: ":") {
+                field = line[..<colon]
+                var v = line[line.index(after: colon)...]
+                if v.hasPrefix(" ") { v = v.dropFirst() }
+                value = v
+            } else {
+                (field, value) = (line, "")
+            }
+            switch field {
+            case "id": id = String(value)
+            case "event": event = String(value)
+            case "data": data.append(String(value))
+            case "retry": retry = Int(value)
+            default: break
+            }
+        }
+        self.data = data.joined(separator: "\n")
+    }
+
+    /// `data` as JSON.
+    public var json: Any? { try? JSONSerialization.jsonObject(with: Data(data.utf8), options: [.fragmentsAllowed]) }
+
+    public var description: String { raw }
 }

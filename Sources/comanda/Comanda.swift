@@ -121,6 +121,7 @@ struct Serve: ParsableCommand {
         let server = HTTPServer(configuration: configuration.http, responder: application,
                                 logger: Logger(label: "comanda.http"), observer: application.metrics)
         application.metrics.observeConnections { [weak server] in server?.connectionCount ?? 0 }
+        application.metrics.observeStreams { [weak server] in server?.streamCount ?? 0 }
         let port: Int
         do throws(SocketError) { port = try server.start() } catch { fail(error.description) }
         logger.notice("comanda listening on http://\(configuration.http.host):\(port) (\(configuration.http.workers) workers)")

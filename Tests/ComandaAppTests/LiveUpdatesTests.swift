@@ -1,0 +1,220 @@
+@testable import ComandaApp
+import ComandaCore
+import ComandaStore
+import ComandaTestSupport
+import Foundation
+import Testing
+
+/// The Server-Sent Events streams over real sockets: the format, the connect
+/// event, changes arriving, `Last-Event-ID`, tickets, and who may listen.
+@Suite struct LiveUpdatesTests {
+    private func ticket(_ c: TestClient, _ token: String) throws -> String {
+        let r = try c.authed("POST", "/sesiones/actual/tickets", token)
+        #expect(r.status == 201)
+        #expect(r.header("Cache-Control") == "no-store")
+        let body = try #require(r.json as? [String: Any])
+        #expect(body["caduca"] is String)
+        return try #require(body["ticket"] as? String)
+    }
+
+    @Test func theWaitlistStreamsItsStateOnConnectAndAfterEachChange() throws {
+        let (app, db) = try makeUserApp()
+        try withServer(responder: app) { _, port in
+            let c = try TestClient(port: port)
+            let host = try c.staff("sala", .anfitrion, db)
+            let s = try TestClient(port: port)
+            let head = try s.openStream("/reservations/eventos", headers: [("Accept-Encoding", "gzip")])
+            #expect(head.status == 200)
+            #expect(head.header("Content-Type") == "text/event-stream; charset=utf-8")
+            #expect(head.header("Cache-Control") == "no-store")
+            #expect(head.header("X-Accel-Buffering") == "no")
+            #expect(head.header("Content-Encoding") == nil)
+            #expect(head.header("Transfer-Encoding") == "chunked")
+            // The first block is exactly `retry: 3000`.
+            #expect(try s.readEvent().raw == "retry: 3000")
+            let connect = try s.readEvent()
+            #expect(connect.event == "reservations")
+            let first = try #require(connect.id.flatMap { Int64($0) })
+            // Byte for byte: id, event, one data line of the body of GET /reservations.
+            let list = try c.request("GET", "/reservations")
+            #expect(connect.raw == "id: \(first)\nevent: reservations\ndata: \(list.text)")
+
+            #expect(try c.postJSON("/reservations", #"{"name": "Ana \"la\" <b>", "size": 2}"#, token: host).status == 201)
+            let added = try s.readDataEvent()
+            #expect(added.event == "reservations")
+            let second = try #require(added.id.flatMap { Int64($0) })
+            #expect(second > first)
+            let parties = try #require((added.json as? [String: Any])?["reservations"] as? [[String: Any]])
+            #expect(parties.map { $0["name"] as? String } == ["Ana \"la\" <b>"])
+
+            // The legacy feed's writes are published too.
+            #expect(try c.request("POST", app.queueHostPath + "/Luis/4").status == 201)
+            let legacy = try s.readDataEvent()
+            #expect(Int64(legacy.id ?? "") ?? 0 > second)
+            let names = ((legacy.json as? [String: Any])?["reservations"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
+            #expect(names == ["Ana \"la\" <b>", "Luis"])
+            #expect(try c.request("PUT", app.queueHostPath + "/seat/2").status == 200)
+            let ready = try s.readDataEvent()
+            let readyParty = ((ready.json as? [String: Any])?["reservations"] as? [[String: Any]])?.first
+            #expect(readyParty?["name"] as? String == "Luis")
+            #expect(readyParty?["isReady"] as? Bool == true)
+        }
+    }
+
+    @Test func lastEventIDReplaysExactlyTheMissedEventsElseTheConnectEvent() throws {
+        let (app, db) = try makeUserApp()
+        try withServer(responder: app) { _, port in
+            let c = try TestClient(port: port)
+            let host = try c.staff("sala", .anfitrion, db)
+            var s = try TestClient(port: port)
+            _ = try s.openStream("/reservations/eventos")
+            let seen = try s.readDataEvent()
+            #expect(try c.postJSON("/reservations", #"{"name": "Uno", "size": 2}"#, token: host).status == 201)
+            let one = try s.readDataEvent()
+            // Gone; three changes happen meanwhile.
+            s = try TestClient(port: port)
+            for name in ["Dos", "Tres", "Cuatro"] {
+                #expect(try c.postJSON("/reservations", #"{"name": "\#(name)", "size": 2}"#, token: host).status == 201)
+            }
+            let back = try TestClient(port: port)
+            _ = try back.openStream("/reservations/eventos", headers: [("Last-Event-ID", one.id ?? "")])
+            #expect(try back.readEvent().raw == "retry: 3000")
+            var replayed: [SSEEvent] = []
+            for _ in 0..<3 { replayed.append(try back.readDataEvent()) }
+            let counts = replayed.map { (($0.json as? [String: Any])?["reservations"] as? [Any])?.count }
+            #expect(counts == [2, 3, 4])
+            let ids = replayed.compactMap { Int64($0.id ?? "") }
+            #expect(ids.count == 3 && ids == ids.sorted() && ids[0] > Int64(one.id ?? "") ?? 0)
+            // Then live again, with nothing repeated.
+            #expect(try c.postJSON("/reservations", #"{"name": "Cinco", "size": 2}"#, token: host).status == 201)
+            let live = try back.readDataEvent()
+            #expect(Int64(live.id ?? "") ?? 0 > ids[2])
+
+            // Up to date: nothing is replayed, the next change comes next.
+            let current = try TestClient(port: port)
+            _ = try current.openStream("/reservations/eventos", headers: [("Last-Event-ID", live.id ?? "")])
+            #expect(try current.readEvent().raw == "retry: 3000")
+            #expect(try c.postJSON("/reservations", #"{"name": "Seis", "size": 2}"#, token: host).status == 201)
+            let next = try current.readDataEvent()
+            #expect((((next.json as? [String: Any])?["reservations"]) as? [Any])?.count == 6)
+
+            // An id the server no longer has (older than anything it holds,
+            // from before a restart) or not a number: the connect event.
+            for stale in [String((Int64(seen.id ?? "") ?? 0) - 1), "1", "abc", "99999999999999999999"] {
+                let other = try TestClient(port: port)
+                _ = try other.openStream("/reservations/eventos", headers: [("Last-Event-ID", stale)])
+                #expect(try other.readEvent().raw == "retry: 3000")
+                let snapshot = try other.readDataEvent()
+                #expect((((snapshot.json as? [String: Any])?["reservations"]) as? [Any])?.count == 6, "Last-Event-ID \(stale)")
+                #expect(snapshot.id == next.id)
+            }
+        }
+    }
+
+    @Test func theKitchenStreamSendsASnapshotThenEachOrder() throws {
+        let (app, db) = try makeUserApp()
+        try withServer(responder: app) { _, port in
+            let c = try TestClient(port: port)
+            let cook = try c.staff("cocinera", .cocina, db)
+            let customer = try c.registerAndLogin("cliente")
+            let before = try c.placeOrder(customer)
+            let s = try TestClient(port: port)
+            _ = try s.openStream("/cocina/eventos?ticket=" + ticket(c, cook))
+            let snapshot = try s.readDataEvent()
+            #expect(snapshot.event == "snapshot")
+            #expect(snapshot.data == (try c.authed("GET", "/cocina/pedidos", cook)).text)
+            let placed = try c.placeOrder(customer)
+            let event = try s.readDataEvent()
+            #expect(event.event == "pedido")
+            #expect((event.json as? [String: Any])?["id"] as? Int == placed)
+            #expect((event.json as? [String: Any])?["estado"] as? String == "realizado")
+            #expect(try c.postJSON("/cocina/pedidos/\(before)/aceptar", #"{"minutos": 10}"#, token: cook).status == 200)
+            let accepted = try s.readDataEvent()
+            #expect((accepted.json as? [String: Any])?["id"] as? Int == before)
+            #expect((accepted.json as? [String: Any])?["estado"] as? String == "aceptado")
+            // The kitchen's view: the customer's name, never their login.
+            #expect(!accepted.data.contains("\"login\""))
+        }
+    }
+
+    @Test func anOrderStreamIsTheOwnersAlone() throws {
+        let (app, db) = try makeUserApp()
+        try withServer(responder: app) { _, port in
+            let c = try TestClient(port: port)
+            let cook = try c.staff("cocinera", .cocina, db)
+            let owner = try c.registerAndLogin("duena")
+            let other = try c.registerAndLogin("otro")
+            let id = try c.placeOrder(owner)
+            // Someone else's order, an unknown one, a malformed id: 404 before any stream.
+            for (path, token) in [("/pedidos/\(id)/eventos", other), ("/pedidos/999/eventos", owner), ("/pedidos/abc/eventos", owner),
+                                  ("/pedidos/\(id)/eventos", cook)] {
+                let r = try TestClient(port: port).authed("GET", path, token)
+                #expect(r.status == 404, "\(path)")
+                #expect(r.errorCode == "not_found")
+            }
+            #expect(try TestClient(port: port).request("GET", "/pedidos/\(id)/eventos").status == 401)
+            let s = try TestClient(port: port)
+            _ = try s.openStream("/pedidos/\(id)/eventos", headers: [("Authorization", "Bearer \(owner)")])
+            let connect = try s.readDataEvent()
+            #expect(connect.event == "pedido")
+            #expect(connect.data == (try c.authed("GET", "/pedidos/\(id)", owner)).text)
+            #expect(try c.postJSON("/cocina/pedidos/\(id)/aceptar", #"{"minutos": 20}"#, token: cook).status == 200)
+            let moved = try s.readDataEvent()
+            #expect((moved.json as? [String: Any])?["estado"] as? String == "aceptado")
+            #expect(moved.data == (try c.authed("GET", "/pedidos/\(id)", owner)).text)
+            #expect(Int64(moved.id ?? "") ?? 0 > Int64(connect.id ?? "") ?? 0)
+        }
+    }
+
+    @Test func ticketsAreGoodOnceWithinSixtySecondsAndOnlyOnStreams() throws {
+        let clock = TestClock()
+        let (app, db) = try makeUserApp(clock: clock)
+        try withServer(responder: app) { _, port in
+            let c = try TestClient(port: port)
+            let cook = try c.staff("cocinera", .cocina, db)
+            let customer = try c.registerAndLogin("cliente")
+            #expect(try c.request("POST", "/sesiones/actual/tickets").status == 401)
+
+            let once = try ticket(c, cook)
+            let first = try TestClient(port: port)
+            #expect(try first.openStream("/cocina/eventos?ticket=" + once).status == 200)
+            let again = try TestClient(port: port).request("GET", "/cocina/eventos?ticket=" + once)
+            #expect(again.status == 401)
+            #expect(again.header("WWW-Authenticate") == "Bearer")
+
+            let late = try ticket(c, cook)
+            clock.advance(61)
+            #expect(try TestClient(port: port).request("GET", "/cocina/eventos?ticket=" + late).status == 401)
+            let inTime = try ticket(c, cook)
+            clock.advance(59)
+            #expect(try TestClient(port: port).openStream("/cocina/eventos?ticket=" + inTime).status == 200)
+
+            // Unknown, on a public stream too; the role still counts.
+            #expect(try TestClient(port: port).request("GET", "/reservations/eventos?ticket=nada").status == 401)
+            #expect(try TestClient(port: port).request("GET", "/cocina/eventos?ticket=" + ticket(c, customer)).status == 403)
+            // A ticket is not a token: ignored off the streams (so a 401 without one).
+            let notAToken = try ticket(c, cook)
+            #expect(try c.request("GET", "/cocina/pedidos?ticket=" + notAToken).status == 401)
+            // ...and still good afterwards on a stream.
+            #expect(try TestClient(port: port).openStream("/cocina/eventos?ticket=" + notAToken).status == 200)
+            // A session that ended takes its unused tickets with it.
+            let orphan = try ticket(c, cook)
+            #expect(try c.authed("DELETE", "/sesiones/actual", cook).status == 204)
+            #expect(try TestClient(port: port).request("GET", "/cocina/eventos?ticket=" + orphan).status == 401)
+        }
+    }
+
+    @Test func aStreamWithAGoneUserStillEndsWithTheServer() throws {
+        // The metrics count open streams and drops.
+        let (app, _) = try makeUserApp()
+        try withServer(responder: app) { server, port in
+            app.metrics.observeStreams { [weak server] in server?.streamCount ?? 0 }
+            let s = try TestClient(port: port)
+            _ = try s.openStream("/reservations/eventos")
+            _ = try s.readDataEvent()
+            let metrics = try TestClient(port: port).request("GET", "/metrics").text
+            #expect(metrics.contains("comanda_http_open_streams 1"))
+            #expect(metrics.contains("comanda_http_streams_dropped_total 0"))
+        }
+    }
+}
