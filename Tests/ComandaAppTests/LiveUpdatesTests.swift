@@ -111,6 +111,64 @@ import Testing
         }
     }
 
+    /// At least the last 1,000 events of a stream are kept: a client 1,000
+    /// events behind gets exactly those; one further behind, the connect event.
+    @Test func theRingHoldsTheLastThousandEvents() throws {
+        let (app, db) = try makeUserApp()
+        try withServer(responder: app) { _, port in
+            let c = try TestClient(port: port)
+            let host = try c.staff("sala", .anfitrion, db)
+            let s = try TestClient(port: port)
+            _ = try s.openStream("/reservations/eventos")
+            let start = try s.readDataEvent()
+            // 1,050 changes that keep the list short: add, ready, seat.
+            var party = 0
+            var changes = 0
+            var ids: [String] = []
+            while changes < 1050 {
+                let added = try c.postJSON("/reservations", #"{"name": "P\#(party)", "size": 2}"#, token: host)
+                let id = try #require((added.json as? [String: Any])?["id"] as? Int)
+                #expect(try c.postJSON("/reservations/\(id)/ready", "{}", token: host).status == 200)
+                #expect(try c.authed("DELETE", "/reservations/\(id)", host).status == 204)
+                party += 1
+                changes += 3
+            }
+            for _ in 0..<changes { ids.append(try s.readDataEvent().id ?? "") }
+            // 1,000 behind: exactly the last 1,000, in order.
+            let behind = try TestClient(port: port)
+            _ = try behind.openStream("/reservations/eventos", headers: [("Last-Event-ID", ids[changes - 1001])])
+            var replayed: [String] = []
+            for _ in 0..<1000 { replayed.append(try behind.readDataEvent().id ?? "") }
+            #expect(replayed == Array(ids.suffix(1000)))
+            // From the very start (1,050 behind, more than the ring holds): the connect event.
+            let far = try TestClient(port: port)
+            _ = try far.openStream("/reservations/eventos", headers: [("Last-Event-ID", start.id ?? "")])
+            let snapshot = try far.readDataEvent()
+            #expect(snapshot.id == ids.last)
+            #expect(snapshot.event == "reservations")
+            #expect((((snapshot.json as? [String: Any])?["reservations"]) as? [Any])?.count == 0)
+        }
+    }
+
+    /// The binary ends open streams cleanly on SIGTERM and exits 0 within the grace period.
+    @Test func theServerExitsCleanlyWithOpenStreams() throws {
+        let dir = try makeTemporaryFolder()
+        let server = try ServerProcess(arguments: ["--database", dir + "/live.sqlite"], directory: dir)
+        let clients = try (0..<20).map { _ in try TestClient(port: server.port) }
+        for c in clients {
+            _ = try c.openStream("/reservations/eventos")
+            _ = try c.readDataEvent()
+        }
+        let started = Date()
+        #expect(server.stop() == 0)
+        #expect(Date().timeIntervalSince(started) < 10)
+        for c in clients {
+            // The stream's last chunk, then the close.
+            #expect(try c.readChunk() == nil)
+            #expect(c.closedByServer())
+        }
+    }
+
     @Test func theKitchenStreamSendsASnapshotThenEachOrder() throws {
         let (app, db) = try makeUserApp()
         try withServer(responder: app) { _, port in
