@@ -70,16 +70,16 @@ final class EventHub: Sendable {
     }
 
     private final class Topic: Sendable {
-        let state: Mutex<TopicState>
+        let state: Locked<TopicState>
         /// Kept while nobody listens (the shared streams); else dropped with its last subscriber.
         let permanent: Bool
         init(floor: Int64, permanent: Bool) {
-            state = Mutex(TopicState(floor: floor, last: floor))
+            state = Locked(TopicState(floor: floor, last: floor))
             self.permanent = permanent
         }
     }
 
-    private let topics = Mutex<[String: Topic]>([:])
+    private let topics = Locked<[String: Topic]>([:])
     private let counter: Atomic<Int64>
 
     /// `start` is the first id minus one (tests pin it); by default the time in microseconds.

@@ -1,6 +1,5 @@
 import CSystem
 import Dispatch
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -33,7 +32,7 @@ final class HTTPWorker: @unchecked Sendable {
     private let readyFDs = UnsafeMutablePointer<Int32>.allocate(capacity: HTTPWorker.batch)
     private let readyEvents = UnsafeMutablePointer<UInt32>.allocate(capacity: HTTPWorker.batch)
     /// Streams with bytes to write, from any thread; pumped on `queue` in one go.
-    private let woken = Mutex<[HTTPConnection]>([])
+    private let woken = Locked<[HTTPConnection]>([])
 
     init(index: Int, sweepInterval: Double) throws(SocketError) {
         queue = DispatchQueue(label: "comanda.worker.\(index)")

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A response body written over time (Server-Sent Events). The connection
 /// sends the head (chunked for HTTP/1.1, close-delimited for HTTP/1.0), then
 /// calls `start` once on its worker queue with the stream's sink. A stream is
@@ -39,7 +37,7 @@ public final class StreamSink: Sendable {
         var onClose: (@Sendable () -> Void)?
     }
 
-    let state = Mutex(State())
+    let state = Locked(State())
     /// Bytes waiting for the client at most; past this the client is dropped.
     public let limit: Int
     /// HTTP/1.1: each send is one chunk.

@@ -1,11 +1,12 @@
 @testable import ComandaApp
+import ComandaHTTP
 import Foundation
 import Synchronization
 import Testing
 
 /// A subscriber that keeps what it was sent; it can refuse (a dropped client).
 private final class Recorder: EventSink, Sendable {
-    private let state = Mutex<(bytes: [UInt8], open: Bool)>(([], true))
+    private let state = Locked<(bytes: [UInt8], open: Bool)>(([], true))
     func send(_ bytes: [UInt8]) -> Bool {
         state.withLock { s in
             guard s.open else { return false }
@@ -19,7 +20,7 @@ private final class Recorder: EventSink, Sendable {
 
 /// The model's state number, shared by threads.
 private final class Counter: Sendable {
-    private let n = Mutex(0)
+    private let n = Locked(0)
     func next() -> String { n.withLock { $0 += 1; return String($0) } }
     var current: String { n.withLock { String($0) } }
 }

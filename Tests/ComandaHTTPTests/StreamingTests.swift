@@ -6,7 +6,7 @@ import Testing
 
 /// The streams a test server started, so the test can write to them.
 private final class Streams: Sendable {
-    let sinks = Mutex<[StreamSink]>([])
+    let sinks = Locked<[StreamSink]>([])
     var count: Int { sinks.withLock { $0.count } }
     var all: [StreamSink] { sinks.withLock { $0 } }
 
