@@ -160,15 +160,15 @@ final class EventHub: Sendable {
     /// Publishes `data` as `event` on `name`. With a `key`, a report older
     /// than one already published for that key (a lower `version`) is skipped:
     /// two moves of one order may report out of order. A per-client topic
-    /// nobody listens to is not created.
-    func publish(_ name: String, event: String, data: String, key: Int64? = nil, version: Int = 0) {
+    /// nobody listens to is not created, and then `data` is not made.
+    func publish(_ name: String, event: String, data: @autoclosure () -> String, key: Int64? = nil, version: Int = 0) {
         guard let topic = topic(name, create: Self.isPermanent(name)) else { return }
         topic.state.withLock { s in
             if let key {
                 if let seen = s.versions[key], seen > version { return }
                 s.versions[key] = version
             }
-            emit(&s, event: event, data: data)
+            emit(&s, event: event, data: data())
         }
     }
 

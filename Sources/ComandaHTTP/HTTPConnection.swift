@@ -211,6 +211,8 @@ final class HTTPConnection: @unchecked Sendable {
         streamStartedAt = lastStreamWrite
         server.openStreams.add(1, ordering: .relaxed)
         stream.start(sink)
+        // Begun after shutdown did: what the application sent goes, then the end.
+        if server.shuttingDown.load(ordering: .relaxed) { sink.finish() }
     }
 
     /// Moves what the stream's sink holds into the output and writes it
@@ -238,16 +240,6 @@ final class HTTPConnection: @unchecked Sendable {
     private func endStream() {
         if sink?.chunked == true { output.append(StreamSink.lastChunk) }
         state = .closeAfterWrite
-    }
-
-    private func sendHeartbeat(now: UInt64) {
-        guard let sink else { return }
-        var bytes: [UInt8] = []
-        if sink.chunked { StreamSink.appendChunk(heartbeat, to: &bytes) } else { bytes = heartbeat }
-        output.append(bytes)
-        lastStreamWrite = now
-        flush()
-        sink.written(pending: output.pending)
     }
 
     private func answerParseError(_ error: HTTPParseError) {
@@ -372,7 +364,10 @@ final class HTTPConnection: @unchecked Sendable {
             if elapsed(streamStartedAt) >= config.streamMaxDuration {
                 sink?.finish()
                 pumpStream()
-            } else if output.isEmpty && elapsed(lastStreamWrite) >= config.streamHeartbeatInterval { sendHeartbeat(now: now) }
+            } else if output.isEmpty && elapsed(lastStreamWrite) >= config.streamHeartbeatInterval {
+                // Through the sink like any other bytes: one framing, one limit.
+                sink?.send(heartbeat)
+            }
         case .open:
             if !output.isEmpty {
                 if elapsed(lastActivity) >= config.idleTimeout { close() }

@@ -35,6 +35,12 @@ public final class StreamSink: Sendable {
         /// A pump of this sink is already scheduled on the worker.
         var scheduled = false
         var onClose: (@Sendable () -> Void)?
+
+        /// Marks a pump as scheduled; true if the caller must wake the worker for it.
+        mutating func schedule() -> Bool {
+            defer { scheduled = true }
+            return !scheduled
+        }
     }
 
     let state = Locked(State())
@@ -62,18 +68,14 @@ public final class StreamSink: Sendable {
                 s.dropped = true
                 s.closed = true
                 s.queue = []
-                let wasScheduled = s.scheduled
-                s.scheduled = true
-                return (false, !wasScheduled)
+                return (false, s.schedule())
             }
             if chunked {
                 Self.appendChunk(bytes, to: &s.queue)
             } else {
                 s.queue.append(contentsOf: bytes)
             }
-            let wasScheduled = s.scheduled
-            s.scheduled = true
-            return (true, !wasScheduled)
+            return (true, s.schedule())
         }
         if schedule { wake() }
         return accepted
@@ -84,9 +86,7 @@ public final class StreamSink: Sendable {
         let schedule = state.withLock { s -> Bool in
             guard !s.closed, !s.finishing else { return false }
             s.finishing = true
-            let wasScheduled = s.scheduled
-            s.scheduled = true
-            return !wasScheduled
+            return s.schedule()
         }
         if schedule { wake() }
     }

@@ -8,6 +8,14 @@ import Testing
 /// The Server-Sent Events streams over real sockets: the format, the connect
 /// event, changes arriving, `Last-Event-ID`, tickets, and who may listen.
 @Suite struct LiveUpdatesTests {
+    /// A new connection on `path`, with its connect event read (after `retry:`).
+    private func listen(_ port: Int, _ path: String = "/reservations/eventos",
+                        headers: [(String, String)] = []) throws -> (TestClient, SSEEvent) {
+        let s = try TestClient(port: port)
+        #expect(try s.openStream(path, headers: headers).status == 200)
+        return (s, try s.readDataEvent())
+    }
+
     private func ticket(_ c: TestClient, _ token: String) throws -> String {
         let r = try c.authed("POST", "/sesiones/actual/tickets", token)
         #expect(r.status == 201)
@@ -66,9 +74,7 @@ import Testing
         try withServer(responder: app) { _, port in
             let c = try TestClient(port: port)
             let host = try c.staff("sala", .anfitrion, db)
-            var s = try TestClient(port: port)
-            _ = try s.openStream("/reservations/eventos")
-            let seen = try s.readDataEvent()
+            var (s, seen) = try listen(port)
             #expect(try c.postJSON("/reservations", #"{"name": "Uno", "size": 2}"#, token: host).status == 201)
             let one = try s.readDataEvent()
             // Gone; three changes happen meanwhile.
@@ -118,9 +124,7 @@ import Testing
         try withServer(responder: app) { _, port in
             let c = try TestClient(port: port)
             let host = try c.staff("sala", .anfitrion, db)
-            let s = try TestClient(port: port)
-            _ = try s.openStream("/reservations/eventos")
-            let start = try s.readDataEvent()
+            let (s, start) = try listen(port)
             // 1,050 changes that keep the list short: add, ready, seat.
             var party = 0
             var changes = 0
@@ -154,11 +158,7 @@ import Testing
     @Test func theServerExitsCleanlyWithOpenStreams() throws {
         let dir = try makeTemporaryFolder()
         let server = try ServerProcess(arguments: ["--database", dir + "/live.sqlite"], directory: dir)
-        let clients = try (0..<20).map { _ in try TestClient(port: server.port) }
-        for c in clients {
-            _ = try c.openStream("/reservations/eventos")
-            _ = try c.readDataEvent()
-        }
+        let clients = try (0..<20).map { _ in try listen(server.port).0 }
         let started = Date()
         #expect(server.stop() == 0)
         #expect(Date().timeIntervalSince(started) < 10)
@@ -262,17 +262,15 @@ import Testing
         }
     }
 
-    @Test func aStreamWithAGoneUserStillEndsWithTheServer() throws {
-        // The metrics count open streams and drops.
+    @Test func theMetricsCountOpenStreams() throws {
         let (app, _) = try makeUserApp()
         try withServer(responder: app) { server, port in
             app.metrics.observeStreams { [weak server] in server?.streamCount ?? 0 }
-            let s = try TestClient(port: port)
-            _ = try s.openStream("/reservations/eventos")
-            _ = try s.readDataEvent()
-            let metrics = try TestClient(port: port).request("GET", "/metrics").text
-            #expect(metrics.contains("comanda_http_open_streams 1"))
-            #expect(metrics.contains("comanda_http_streams_dropped_total 0"))
+            try withExtendedLifetime(try listen(port)) { _ in
+                let metrics = try TestClient(port: port).request("GET", "/metrics").text
+                #expect(metrics.contains("comanda_http_open_streams 1"))
+                #expect(metrics.contains("comanda_http_streams_dropped_total 0"))
+            }
         }
     }
 }
