@@ -322,10 +322,12 @@ final class HTTPConnection: @unchecked Sendable {
         guard state != .closed else { return }
         state = .closed
         worker.remove(fd)
-        Glibc.close(fd)
+        // Counted out before the socket closes, so whoever sees the close
+        // (a client, a test) also sees the counts without it.
         server.openConnections.subtract(1, ordering: .relaxed)
+        if sink != nil { server.openStreams.subtract(1, ordering: .relaxed) }
+        Glibc.close(fd)
         if let sink {
-            server.openStreams.subtract(1, ordering: .relaxed)
             self.sink = nil
             sink.closed()
         }
