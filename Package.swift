@@ -77,6 +77,8 @@ let package = Package(
         // The RestaurantQueue app's feed parser (seed 004), ported faithfully
         // for the tests, which run it as a child process: its crash is a failed test.
         .executableTarget(name: "legacy-feed-parser", path: "Tests/LegacyFeedParser"),
+        // The waitlist's accuracy benchmark (scripts/waitlist-sim.sh), run on demand.
+        .executableTarget(name: "waitlist-sim", dependencies: ["ComandaCore"], path: "Tools/WaitlistSim"),
         // A raw-socket HTTP client and server fixtures, for the tests only.
         .target(
             name: "ComandaTestSupport",

@@ -28,7 +28,8 @@ function partyItem(party, nowMs) {
   const meta = document.createElement("span");
   meta.className = "meta";
   const people = party.size === 1 ? "1 persona" : party.size + " personas";
-  meta.textContent = party.isReady ? people + " · ¡su mesa está lista!" : people + " · " + minutesSince(party.arrivalTime, nowMs) + " min";
+  meta.textContent = party.isReady ? people + " · ¡su mesa está lista!"
+    : people + " · " + minutesSince(party.arrivalTime, nowMs) + " min · previsto " + party.quotedMinutes + " min";
   li.append(name, meta);
   return li;
 }

@@ -183,6 +183,16 @@ def nullable(schema):
     return {"anyOf": [schema, {"type": "null"}]}
 
 
+PARTY_STATUS = {"type": "string", "enum": ["waiting", "ready", "seated", "left"]}
+RESERVATION = {
+    "id": INTEGER_ID, "name": {"type": "string", "minLength": 1}, "size": {"type": "integer", "minimum": 1, "maximum": 50},
+    "arrivalTime": TIME, "isReady": {"type": "boolean"}, "readyTime": nullable(TIME), "status": PARTY_STATUS,
+    "quotedMinutes": {"type": "integer", "minimum": 0},
+    "quoteBasis": {"type": "string", "minLength": 1, "description": "What the quote rests on, one Spanish sentence."},
+}
+GUEST_TOKEN = path_param("token", "The guest's token, from `guestUrl`.", {"type": "string"})
+HTML = {"text/html; charset=utf-8": {"schema": {"type": "string"}}}
+
 SCHEMAS = {
     "Error": obj({
         "error": obj({
@@ -250,9 +260,28 @@ SCHEMAS = {
         "platos": {"type": "array", "items": obj({"plato_id": INTEGER_ID, "nombre": {"type": "string"},
                                                   "cantidad": {"type": "integer", "minimum": 1}, "total": MONEY})},
     }),
-    "Reservation": obj({
-        "id": INTEGER_ID, "name": {"type": "string", "minLength": 1}, "size": {"type": "integer", "minimum": 1, "maximum": 50},
-        "arrivalTime": TIME, "isReady": {"type": "boolean"}, "readyTime": nullable(TIME),
+    "Reservation": obj(RESERVATION),
+    "HostReservation": obj({**RESERVATION, "guestUrl": {"type": "string", "pattern": "^/espera/[A-Za-z0-9_-]{22}$",
+                                                         "description": "The guest's own page (their link is the key)."}},
+                           description="A party as the host sees it: with the guest's link."),
+    "EstadoEspera": obj({
+        "name": {"type": "string", "minLength": 1}, "size": {"type": "integer", "minimum": 1, "maximum": 50},
+        "status": PARTY_STATUS,
+        "position": {"type": ["integer", "null"], "minimum": 1, "description": "Among the waiting parties by arrival; null unless waiting."},
+        "partiesAhead": {"type": ["integer", "null"], "minimum": 0},
+        "quotedMinutes": {"type": "integer", "minimum": 0}, "estimatedReadyTime": TIME,
+        "arrivalTime": TIME, "readyTime": nullable(TIME),
+    }, description="A guest's place in line."),
+    "EstadisticasEspera": obj({
+        "dias": {"type": "integer", "minimum": 1, "maximum": 365},
+        "grupos": {"type": "array", "minItems": 4, "maxItems": 4, "items": obj({
+            "tamano": {"type": "string", "enum": ["1-2", "3-4", "5-6", "7+"]},
+            "atendidos": {"type": "integer", "minimum": 0},
+            "esperaMediaMinutos": {"type": ["number", "null"], "minimum": 0},
+            "esperaCitadaMediaMinutos": {"type": ["number", "null"], "minimum": 0},
+            "errorMedioMinutos": {"type": ["number", "null"], "minimum": 0},
+        })},
+        "abandonos": {"type": "integer", "minimum": 0},
     }),
     "Waitlist": obj({
         "reservations": {"type": "array", "items": ref("Reservation")},
@@ -344,6 +373,7 @@ LINEA_LINKS = {
 PARTY_LINKS = {
     "Ready": {"operationId": "readyReservation", "parameters": {"id": "$response.body#/id"}},
     "Remove": {"operationId": "removeReservation", "parameters": {"id": "$response.body#/id"}},
+    "Show": {"operationId": "reservation", "parameters": {"id": "$response.body#/id"}},
 }
 
 PATHS = {
@@ -511,7 +541,8 @@ PATHS = {
         "get": op("The waitlist: ready parties first, then waiting ones by arrival.", ANYONE,
                   {"200": ok(ref("Waitlist"), headers=ETAG), "304": NOT_MODIFIED}, tags=["Waitlist"],
                   operation_id="waitlist"),
-        "post": op("Add a party.", staff("anfitrion"), {"201": ok(ref("Reservation"), "Created.")},
+        "post": op("Add a party: it is quoted a wait and given its guest's link.", staff("anfitrion"),
+                   {"201": ok(ref("HostReservation"), "Created.")},
                    request=body(REQUESTS["NuevaReserva"]), tags=["Waitlist"], operation_id="addReservation",
                    links={"201": PARTY_LINKS}),
     },
@@ -520,9 +551,34 @@ PATHS = {
         "and after every change.", ANYONE, [], ["reservations"], "reservationsEvents")},
     "/reservations/{id}/ready": {"post": op("The party's table is ready.", staff("anfitrion"), {"200": ok(ref("Reservation"))},
                                             params=[PARTY_ID], tags=["Waitlist"], operation_id="readyReservation")},
-    "/reservations/{id}": {"delete": op("The party leaves the list (kept as history).", staff("anfitrion"),
-                                        {"204": NO_CONTENT}, params=[PARTY_ID], tags=["Waitlist"],
-                                        operation_id="removeReservation")},
+    "/reservations/{id}": {
+        "get": op("One party, on the list or not, with its guest's link (to show it again).", staff("anfitrion"),
+                  {"200": ok(ref("HostReservation"))}, params=[PARTY_ID], tags=["Waitlist"], operation_id="reservation"),
+        "delete": op("The party is seated (`status: seated`): it leaves the list, kept as history.", staff("anfitrion"),
+                     {"204": NO_CONTENT}, params=[PARTY_ID], tags=["Waitlist"], operation_id="removeReservation")},
+    "/reservations/estadisticas": {"get": op(
+        "Per size band, the parties that became ready in the last `dias` days: how many, their mean wait, mean quote "
+        "and mean absolute error (minutes, one decimal, null when none); `abandonos`: parties that left.",
+        staff("anfitrion"), {"200": ok(ref("EstadisticasEspera"))},
+        params=[query("dias", "Days back, 1…365 (default 28).", {"type": "integer", "minimum": 1, "maximum": 365})],
+        tags=["Waitlist"], operation_id="waitStatistics")},
+    "/espera/{token}": {
+        "get": {"summary": "The guest's page (HTML): their place in line, the quote, and a button to leave.",
+                "operationId": "guestPage", "tags": ["Guest"], "security": [], "x-roles": [],
+                "parameters": [GUEST_TOKEN],
+                "responses": {"200": {"description": "The page.", "content": HTML},
+                              "400": rref("BadRequest"),
+                              "404": {"description": "No party has this link: a short page saying so.", "content": HTML}}},
+        "delete": op("The guest leaves the list (`status: left`, kept as history).", ANYONE, {"204": NO_CONTENT},
+                     params=[GUEST_TOKEN], tags=["Guest"], operation_id="guestLeaves")},
+    "/espera/{token}/estado": {"get": op(
+        "The guest's place: position among the waiting parties by arrival (null off the waiting list), the quote, "
+        "the expected time.", ANYONE, {"200": ok(ref("EstadoEspera"), headers=ETAG), "304": NOT_MODIFIED},
+        params=[GUEST_TOKEN], tags=["Guest"], operation_id="guestState")},
+    "/espera/{token}/eventos": {"get": stream_op(
+        "The guest's place as Server-Sent Events: `event: estado` with the body of `GET /espera/{token}/estado` on "
+        "connect and after every change of the list (the stream stays open after the party leaves it).",
+        ANYONE, [GUEST_TOKEN], ["estado"], "guestEvents")},
     "/queue": {"get": {"summary": "The RestaurantQueue feed, read-only (plain text, one party a line).",
                        "operationId": "feed", "tags": ["RestaurantQueue feed"], "security": [], "x-roles": [],
                        "responses": {"200": {"description": "The feed.", "content": TEXT,
@@ -551,7 +607,7 @@ DOCUMENT = {
             "The legacy RestaurantQueue feed (plain text) is mounted at `/queue` by default."),
     },
     "servers": [{"url": "http://127.0.0.1:8080"}],
-    "tags": [{"name": t} for t in ["Operations", "Menu", "Managing the menu", "Users", "Orders", "Kitchen", "Reports", "Waitlist", "RestaurantQueue feed"]],
+    "tags": [{"name": t} for t in ["Operations", "Menu", "Managing the menu", "Users", "Orders", "Kitchen", "Reports", "Waitlist", "Guest", "Live", "RestaurantQueue feed"]],
     "paths": PATHS,
     "components": {
         "schemas": dict(sorted({**SCHEMAS, **REQUESTS}.items())),

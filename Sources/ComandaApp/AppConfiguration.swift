@@ -33,6 +33,8 @@ public struct AppConfiguration: Sendable, Equatable {
     public var maxFailedLogins = 10
     /// The lock-out window in minutes.
     public var lockoutMinutes = 15
+    /// The waitlist's default quote: minutes for each party of the band ahead, plus that once more.
+    public var minutosPorGrupo = 10
     /// log2 of scrypt's cost for new password hashes (stored with each hash).
     public var scryptLogN = 15
     /// Where the legacy RestaurantQueue feed is mounted.
@@ -130,6 +132,7 @@ public struct AppConfiguration: Sendable, Equatable {
         int("tokenLifetimeDays", 1...3650) { $0.tokenLifetimeDays = $1 },
         int("maxFailedLogins", 1...1000) { $0.maxFailedLogins = $1 },
         int("lockoutMinutes", 1...1440) { $0.lockoutMinutes = $1 },
+        int("minutosPorGrupo", 1...240) { $0.minutosPorGrupo = $1 },
         int("scryptLogN", 10...20) { $0.scryptLogN = $1 },
         Setting(key: "queuePath", expected: "a path like /queue (letters, digits, - and _ between slashes)") { config, value in
             let segments = value.split(separator: "/", omittingEmptySubsequences: false)

@@ -46,15 +46,26 @@ public final class ComandaApplication: HTTPResponder {
         let board = KitchenBoard(database: database, hub: hub)
         OrderRoutes.register(on: &router, users: users, database: database, board: board)
         KitchenRoutes.register(on: &router, database: database, board: board, zone: configuration.timeZone, now: now)
-        let waitlist = WaitlistService(database: database, now: now, changed: { [logger] waitlist in
+        let waitlist = WaitlistService(database: database, now: now, minutesPerParty: configuration.minutosPorGrupo,
+                                       zone: configuration.timeZone, changed: { [logger] waitlist in
             do {
                 try hub.publishState("reservations", event: "reservations") { try WaitlistRoutes.listBody(waitlist).body }
+                // Every change may move every guest's place: each listening guest gets theirs.
+                for topic in hub.topicNames(prefix: "espera/") {
+                    guard let id = Int64(topic.dropFirst("espera/".count)) else { continue }
+                    try hub.publishState(topic, event: "estado") { try WaitlistRoutes.estadoBody(id: id, waitlist) }
+                }
             } catch {
                 logger.error("could not publish the waitlist: \(String(reflecting: error))")
             }
         })
-        WaitlistRoutes.register(on: &router, waitlist: waitlist)
+        // The streams first: `/reservations/eventos` before `/reservations/:id`.
         LiveRoutes.register(on: &router, hub: hub, waitlist: waitlist, board: board, database: database, logger: logger)
+        WaitlistRoutes.register(on: &router, waitlist: waitlist)
+        let pages = staticFiles
+        router.add(.GET, "/espera/:token", .anyone) { r in
+            try GuestPage.response(token: r.params["token"] ?? "", waitlist: waitlist, pages: pages)
+        }
         let key: String
         do {
             key = try database.queueHostKey(configured: configuration.queueHostKey, generate: WaitlistService.generateHostKey)

@@ -5,7 +5,8 @@ import Synchronization
 /// Where a stream's events go: a connection's `StreamSink`, or a recorder in
 /// tests. `send` never waits; false means the subscriber is gone.
 protocol EventSink: AnyObject, Sendable {
-    func send(_ bytes: [UInt8]) -> Bool
+    /// `catchUp`: a replay on reconnection, owed outside the sink's limit.
+    func send(_ bytes: [UInt8], catchUp: Bool) -> Bool
 }
 
 extension StreamSink: EventSink {}
@@ -25,6 +26,9 @@ final class EventHub: Sendable {
     let ringSize: Int
     /// Sent first on every stream: how long `EventSource` waits before reconnecting.
     static let retryLine = Array("retry: 3000\n\n".utf8)
+    /// A replay of more bytes than this sends the connect event instead
+    /// (the replay is owed outside the sink's 256 KiB limit, so it is bounded here).
+    static let catchUpBudget = 1 << 20
     /// Sent on a stream that has been silent for the heartbeat interval.
     static let heartbeat = Array(": ping\n\n".utf8)
 
@@ -130,13 +134,20 @@ final class EventHub: Sendable {
             let added = try topic.state.withLock { s -> Bool in
                 guard !s.retired else { return false }
                 var bytes = Self.retryLine
+                var replayed = false
                 if let missed, missed >= s.floor, missed <= s.last {
-                    for e in s.events(after: missed) { bytes += e.bytes }
-                } else {
+                    let events = s.events(after: missed)
+                    // Past the budget the connect event says it all in fewer bytes.
+                    if events.reduce(0, { $0 + $1.bytes.count }) <= Self.catchUpBudget {
+                        for e in events { bytes += e.bytes }
+                        replayed = true
+                    }
+                }
+                if !replayed {
                     let (event, data) = try snapshot()
                     bytes += Self.format(id: s.last, event: event, data: data)
                 }
-                if sink.send(bytes) { s.subscribers[ObjectIdentifier(sink)] = sink }
+                if sink.send(bytes, catchUp: true) { s.subscribers[ObjectIdentifier(sink)] = sink }
                 return true
             }
             if added { return }
@@ -187,8 +198,13 @@ final class EventHub: Sendable {
         let bytes = Self.format(id: id, event: event, data: data)
         s.append(Event(id: id, bytes: bytes), capacity: ringSize)
         var gone: [ObjectIdentifier] = []
-        for (key, sink) in s.subscribers where !sink.send(bytes) { gone.append(key) }
+        for (key, sink) in s.subscribers where !sink.send(bytes, catchUp: false) { gone.append(key) }
         for key in gone { s.subscribers[key] = nil }
+    }
+
+    /// The topics open now whose names start with `prefix` (the guests' own).
+    func topicNames(prefix: String) -> [String] {
+        topics.withLock { $0.keys.filter { $0.hasPrefix(prefix) } }
     }
 
     /// Subscribers of a topic now (tests, metrics).

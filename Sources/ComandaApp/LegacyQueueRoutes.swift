@@ -43,7 +43,7 @@ enum LegacyQueueRoutes {
         }
         router.add(.DELETE, base + "/:key/remove/:id", .anyone) { r in
             let params = r.params
-            return try host(params, success: .ok) { try waitlist.remove(id: try legacyID(params)) }
+            return try host(params, success: .ok) { try waitlist.seat(id: try legacyID(params)) }
         }
         // `…/{name}/` with the size left out.
         router.add(.POST, base + "/:key/:name", .anyone) { r in

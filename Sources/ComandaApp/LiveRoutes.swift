@@ -3,7 +3,7 @@ import ComandaHTTP
 import ComandaStore
 import Logging
 
-/// The Server-Sent Events streams: the waitlist, the kitchen, one order.
+/// The Server-Sent Events streams: the waitlist, a guest's place, the kitchen, one order.
 /// Every check (role, owner, unknown id) happens before the stream starts,
 /// so a refusal is an ordinary JSON error.
 enum LiveRoutes {
@@ -12,6 +12,15 @@ enum LiveRoutes {
         router.addStream("/reservations/eventos", .anyone) { r in
             stream(hub, "reservations", r.http, logger) {
                 ("reservations", try WaitlistRoutes.listBody(waitlist).body)
+            }
+        }
+        // The guest's own: the link is the key (unknown: 404 before any stream).
+        // The stream stays open when the party leaves the list, its final
+        // `estado` sent.
+        router.addStream("/espera/:token/eventos", .anyone) { r in
+            let party = try WaitlistRoutes.guest(r.params, waitlist)
+            return stream(hub, "espera/\(party.id)", r.http, logger) {
+                ("estado", try WaitlistRoutes.estadoBody(id: party.id, waitlist))
             }
         }
         router.addStream("/cocina/eventos", .staff(.cocina)) { r in

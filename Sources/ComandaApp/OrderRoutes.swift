@@ -105,7 +105,7 @@ enum OrderRoutes {
     }
 
     /// A query parameter that, when present, must be a whole number in `range` (else 422 with the field).
-    private static func positiveInt(_ raw: String?, field: String, range: ClosedRange<Int>) throws -> Int? {
+    static func positiveInt(_ raw: String?, field: String, range: ClosedRange<Int>) throws -> Int? {
         guard let raw else { return nil }
         guard !raw.isEmpty, raw.utf8.count <= 18, raw.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
               let n = Int(raw), range.contains(n) else {

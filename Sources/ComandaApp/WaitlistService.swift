@@ -1,18 +1,28 @@
 import ComandaCore
+import ComandaHTTP
 import ComandaStore
 import Foundation
 
-/// The walk-in waitlist: one place that validates, stores and lists, used by
-/// the JSON API and the legacy feed alike, so both always agree.
+/// The walk-in waitlist: one place that validates, quotes, stores, moves and
+/// lists, used by the JSON API, the legacy feed and the guests' links alike,
+/// so all of them always agree.
 final class WaitlistService: Sendable {
     let database: AppDatabase
     let now: @Sendable () -> Int64
+    let minutesPerParty: Int
+    let zone: TimeZone
     /// Told after every committed change of the list (the live updates).
     private let changed: @Sendable (WaitlistService) -> Void
+    /// The model behind the quotes, learnt at the start of the hour it serves.
+    private let model = Locked<(hour: Int64, model: WaitModel)?>(nil)
 
-    init(database: AppDatabase, now: @escaping @Sendable () -> Int64, changed: @escaping @Sendable (WaitlistService) -> Void = { _ in }) {
+    init(database: AppDatabase, now: @escaping @Sendable () -> Int64, minutesPerParty: Int = 10,
+         zone: TimeZone = TimeZone(secondsFromGMT: 0) ?? .current,
+         changed: @escaping @Sendable (WaitlistService) -> Void = { _ in }) {
         self.database = database
         self.now = now
+        self.minutesPerParty = minutesPerParty
+        self.zone = zone
         self.changed = changed
     }
 
@@ -23,33 +33,69 @@ final class WaitlistService: Sendable {
         return (parties, Waitlist.averageWaitMinutes(parties, now: time), time)
     }
 
-    func add(name rawName: String, size rawSize: Int) throws -> Reservation {
+    /// Adds a party, quoted from the restaurant's history.
+    func add(name rawName: String, size rawSize: Int) throws -> HostParty {
         let name = try Waitlist.name(rawName)
         let size = try Waitlist.size(rawSize)
-        let party = try database.addReservation(name: name, size: size, now: now())
+        let time = now()
+        let model = try quoteModel(at: time)
+        let party = try database.addReservation(name: name, size: size, now: time) { ahead in
+            model.quote(size: size, ahead: ahead, at: time)
+        }
         changed(self)
         return party
     }
 
-    func ready(id: Int64) throws -> Reservation {
-        guard let party = try database.markReady(id: id, now: now()) else { throw WaitlistError.notFound }
+    /// The model for quotes at `time`: learnt once an hour (from the history
+    /// as it stood when the hour began), so an arrival costs one quote, not
+    /// a read of 28 days.
+    func quoteModel(at time: Int64) throws -> WaitModel {
+        let hour = time / 3_600
+        if let cached = model.withLock({ $0 }), cached.hour == hour { return cached.model }
+        let learnt = WaitModel(history: try database.quoteHistory(now: hour * 3_600), now: hour * 3_600,
+                               minutesPerParty: minutesPerParty, zone: zone)
+        model.withLock { $0 = (hour, learnt) }
+        return learnt
+    }
+
+    /// The host calls the party: its table is ready.
+    func ready(id: Int64) throws -> Reservation { try move(id: id, .ready) }
+
+    /// The host seats the party (called or not); it leaves the list.
+    func seat(id: Int64) throws { _ = try move(id: id, .seat) }
+
+    /// The guest holding `token` leaves the list.
+    func leave(token: String) throws {
+        guard let party = try guest(token: token) else { throw WaitlistError.notFound }
+        _ = try move(id: party.id, .leave)
+    }
+
+    private func move(id: Int64, _ move: PartyMove) throws -> Reservation {
+        guard let party = try database.move(id: id, move, now: now()) else { throw WaitlistError.notFound }
         changed(self)
         return party
     }
 
-    func remove(id: Int64) throws {
-        guard try database.removeReservation(id: id, now: now()) else { throw WaitlistError.notFound }
-        changed(self)
+    /// A party as the host sees it, on the list or not.
+    func hostParty(id: Int64) throws -> HostParty {
+        guard let party = try database.hostParty(id: id) else { throw WaitlistError.notFound }
+        return party
+    }
+
+    /// The party whose guest holds `token`, nil if none (a malformed token is none).
+    func guest(token: String) throws -> Reservation? {
+        guard GuestToken.isWellFormed(token) else { return nil }
+        return try database.reservation(guestToken: token)
+    }
+
+    /// The last `days` days' waits, per band.
+    func statistics(days: Int) throws -> WaitStatistics {
+        let time = now()
+        return try database.waitStatistics(since: time - Int64(days) * 86_400, now: time)
     }
 
     /// A new host key: 128 random bits, URL-safe.
-    static func generateHostKey() -> String {
-        var rng = SystemRandomNumberGenerator()
-        let bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &rng) }
-        return Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
+    static func generateHostKey() -> String { GuestToken.generate() }
 }
 
 extension APIError {

@@ -81,6 +81,32 @@ public enum SessionToken {
     }
 }
 
+/// A guest's link to their place in line: 128 random bits from the
+/// system's secure generator, URL-safe; looked up by its SHA-256, so the
+/// lookup's time does not depend on how much of a guessed token is right.
+public enum GuestToken {
+    /// A new token (URL-safe base64, 22 characters).
+    public static func generate() -> String {
+        var rng = SystemRandomNumberGenerator()
+        let bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        return Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// How it is looked up.
+    public static func hash(_ token: String) -> [UInt8] {
+        Digest.sha256(Array(token.utf8))
+    }
+
+    /// Whether `text` could be a token at all (22 URL-safe base64 characters).
+    public static func isWellFormed(_ text: String) -> Bool {
+        text.utf8.count == 22 && text.utf8.allSatisfy {
+            ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D || $0 == 0x5F
+        }
+    }
+}
+
 /// SHA-256 for the rest of the app (which does not import Crypto itself).
 public enum Digest {
     /// The 32-byte SHA-256 of `bytes`.

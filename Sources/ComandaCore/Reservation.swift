@@ -1,3 +1,33 @@
+/// Where a party stands: on the list (`waiting`, `ready`) or off it (`seated`, `left`).
+public enum PartyStatus: String, Sendable, CaseIterable {
+    case waiting, ready, seated, left
+
+    /// Whether the party is on the list.
+    public var isListed: Bool { self == .waiting || self == .ready }
+}
+
+/// What may happen to a party.
+public enum PartyMove: Sendable, CaseIterable {
+    /// The host calls it: its table is ready.
+    case ready
+    /// The host seats it (called or not); the legacy feed's remove too.
+    case seat
+    /// The guest says they are not coming.
+    case leave
+
+    /// The status after this move from `status`, or nil when the move is
+    /// not allowed (the routes answer 404: the party is off the list).
+    /// Calling a ready party again leaves it ready (its first time kept).
+    public func apply(to status: PartyStatus) -> PartyStatus? {
+        switch (self, status) {
+        case (.ready, .waiting), (.ready, .ready): .ready
+        case (.seat, .waiting), (.seat, .ready): .seated
+        case (.leave, .waiting), (.leave, .ready): .left
+        default: nil
+        }
+    }
+}
+
 /// A walk-in party on the waitlist. Times are Unix seconds (UTC).
 public struct Reservation: Sendable, Equatable {
     /// The party's id.
@@ -8,20 +38,30 @@ public struct Reservation: Sendable, Equatable {
     public var size: Int
     /// When the party arrived.
     public var arrivalTime: Int64
-    /// When its table was ready, or nil while waiting.
+    /// When its table was ready (or it was seated without being called), or nil.
     public var readyTime: Int64?
+    /// Where it stands.
+    public var status: PartyStatus
+    /// The wait quoted at arrival, whole minutes.
+    public var quotedMinutes: Int
+    /// What the quote rests on, one Spanish sentence.
+    public var quoteBasis: String
 
     /// Creates a party.
-    public init(id: Int64, name: String, size: Int, arrivalTime: Int64, readyTime: Int64?) {
+    public init(id: Int64, name: String, size: Int, arrivalTime: Int64, readyTime: Int64?,
+                status: PartyStatus? = nil, quotedMinutes: Int = 0, quoteBasis: String = "") {
         self.id = id
         self.name = name
         self.size = size
         self.arrivalTime = arrivalTime
         self.readyTime = readyTime
+        self.status = status ?? (readyTime == nil ? .waiting : .ready)
+        self.quotedMinutes = quotedMinutes
+        self.quoteBasis = quoteBasis
     }
 
-    /// Whether the table is ready.
-    public var isReady: Bool { readyTime != nil }
+    /// Whether the table is ready (exactly when `status` is `ready`).
+    public var isReady: Bool { status == .ready }
 }
 
 /// What can go wrong on the waitlist.
@@ -65,6 +105,16 @@ public enum Waitlist {
             case (nil, nil): return a.arrivalTime != b.arrivalTime ? a.arrivalTime < b.arrivalTime : a.id < b.id
             }
         }
+    }
+
+    /// A waiting party's place among the waiting parties by arrival (ties
+    /// by id), counting from 1; nil unless it is waiting.
+    public static func position(of party: Reservation, in listed: [Reservation]) -> Int? {
+        guard party.status == .waiting else { return nil }
+        let ahead = listed.filter {
+            $0.status == .waiting && ($0.arrivalTime, $0.id) < (party.arrivalTime, party.id)
+        }.count
+        return ahead + 1
     }
 
     /// The floor of the mean whole minutes since arrival over every listed party, 0 when none.

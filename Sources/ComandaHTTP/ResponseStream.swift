@@ -35,6 +35,8 @@ public final class StreamSink: Sendable {
         /// A pump of this sink is already scheduled on the worker.
         var scheduled = false
         var onClose: (@Sendable () -> Void)?
+        /// Catch-up bytes still owed: they do not count toward the limit.
+        var credit = 0
 
         /// Marks a pump as scheduled; true if the caller must wake the worker for it.
         mutating func schedule() -> Bool {
@@ -57,14 +59,19 @@ public final class StreamSink: Sendable {
     }
 
     /// Queues `bytes` for the client; false once the stream is closed or dropped
-    /// (the caller should forget this sink).
+    /// (the caller should forget this sink). `catchUp` bytes (a reconnecting
+    /// client's replay, which the caller bounds) are owed outside the limit:
+    /// the limit is for a client that stops reading, not for one that is
+    /// handed a backlog at once.
     @discardableResult
-    public func send(_ bytes: [UInt8]) -> Bool {
+    public func send(_ bytes: [UInt8], catchUp: Bool = false) -> Bool {
         guard !bytes.isEmpty else { return isOpen }
         let (accepted, schedule) = state.withLock { s -> (Bool, Bool) in
             guard !s.closed, !s.finishing else { return (false, false) }
             let framed = bytes.count + (chunked ? Self.frameOverhead(bytes.count) : 0)
-            if s.queue.count + s.inOutput + framed > limit {
+            if catchUp {
+                s.credit += framed
+            } else if s.queue.count + s.inOutput + framed > limit + s.credit {
                 s.dropped = true
                 s.closed = true
                 s.queue = []
@@ -126,7 +133,11 @@ public final class StreamSink: Sendable {
 
     /// The connection's queue now holds `pending` bytes of this stream.
     func written(pending: Int) {
-        state.withLock { $0.inOutput = pending }
+        state.withLock { s in
+            s.inOutput = pending
+            // The credit shrinks as the client reads what it was owed.
+            s.credit = min(s.credit, pending + s.queue.count)
+        }
     }
 
     /// The connection closed: nothing more is accepted; the close hook runs.

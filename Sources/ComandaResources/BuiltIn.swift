@@ -17,6 +17,12 @@ public enum BuiltIn {
         "gestion.html": PackageResources.gestion_html,
         "gestion.css": PackageResources.gestion_css,
         "gestion.js": PackageResources.gestion_js,
+        "anfitrion.html": PackageResources.anfitrion_html,
+        "anfitrion.css": PackageResources.anfitrion_css,
+        "anfitrion.js": PackageResources.anfitrion_js,
+        "espera.html": PackageResources.espera_html,
+        "espera.css": PackageResources.espera_css,
+        "espera.js": PackageResources.espera_js,
     ]
     /// `Config/comanda.json`.
     public static var configuration: [UInt8] { PackageResources.comanda_json }

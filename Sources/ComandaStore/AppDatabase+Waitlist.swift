@@ -1,28 +1,52 @@
 import ComandaCore
+import Foundation
 import GRDB
 
+/// A party as the host sees it: with its guest's token.
+public struct HostParty: Sendable, Equatable {
+    public var party: Reservation
+    public var guestToken: String
+}
+
 extension AppDatabase {
-    /// Adds a party (already validated) arriving now.
-    /// One INSERT is atomic on its own, so it runs without BEGIN and COMMIT
-    /// around it (SQLite's autocommit); that was a fifth of its cost.
-    public func addReservation(name: String, size: Int, now: Int64) throws(StoreError) -> Reservation {
-        do {
-            return try writer.writeWithoutTransaction { db in
-                try db.cachedStatement(sql: "INSERT INTO reservation (name, size, arrival_time) VALUES (?, ?, ?)")
-                    .execute(arguments: [name, size, now])
-                return Reservation(id: db.lastInsertedRowID, name: name, size: size, arrivalTime: now, readyTime: nil)
-            }
-        } catch {
-            throw StoreError(error)
+    static let partyColumns = "id, name, size, arrival_time, ready_time, status, quoted_minutes, quote_basis"
+
+    /// Adds a party (already validated) arriving now, quoted by `quote` from
+    /// the number of parties of its band waiting ahead of it (counted in the
+    /// same transaction, so two arrivals never share a place).
+    public func addReservation(name: String, size: Int, now: Int64, token: String = GuestToken.generate(),
+                               quote: (_ ahead: Int) -> WaitQuote) throws(StoreError) -> HostParty {
+        try write { db in
+            let band = Self.sizeRange(SizeBand(size: size))
+            let ahead = try Int.fetchOne(db.cachedStatement(sql: """
+                SELECT count(*) FROM reservation WHERE removed_time IS NULL AND status = 'waiting' AND size BETWEEN ? AND ?
+                """), arguments: [band.lowerBound, band.upperBound]) ?? 0
+            let q = quote(ahead)
+            try db.cachedStatement(sql: """
+                INSERT INTO reservation (name, size, arrival_time, quoted_minutes, quote_basis, guest_token, guest_token_hash)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [name, size, now, max(0, q.minutes), q.basis, token, Data(GuestToken.hash(token))])
+            let party = Reservation(id: db.lastInsertedRowID, name: name, size: size, arrivalTime: now, readyTime: nil,
+                                    status: .waiting, quotedMinutes: max(0, q.minutes), quoteBasis: q.basis)
+            return HostParty(party: party, guestToken: token)
         }
     }
 
-    /// The parties on the list (not removed), unordered.
+    static func sizeRange(_ band: SizeBand) -> ClosedRange<Int> {
+        switch band {
+        case .upTo2: 1...2
+        case .upTo4: 3...4
+        case .upTo6: 5...6
+        case .sevenPlus: 7...Int.max
+        }
+    }
+
+    /// The parties on the list (waiting or ready), unordered.
     public func listedReservations() throws(StoreError) -> [Reservation] {
         do {
             return try writer.unsafeRead { db in
                 let statement = try db.cachedStatement(sql: """
-                    SELECT id, name, size, arrival_time, ready_time FROM reservation WHERE removed_time IS NULL
+                    SELECT \(Self.partyColumns) FROM reservation WHERE removed_time IS NULL
                     """)
                 // A cursor reads each row in place (fetchAll would copy every row first).
                 return try Array(Row.fetchCursor(statement).map(Self.reservation))
@@ -32,24 +56,74 @@ extension AppDatabase {
         }
     }
 
-    /// Marks a listed party ready (keeping its first ready time); nil if it is not listed.
-    public func markReady(id: Int64, now: Int64) throws(StoreError) -> Reservation? {
-        try write { db in
-            try db.execute(sql: "UPDATE reservation SET ready_time = COALESCE(ready_time, ?) WHERE id = ? AND removed_time IS NULL",
-                           arguments: [now, id])
-            return try Row.fetchOne(db, sql: """
-                SELECT id, name, size, arrival_time, ready_time FROM reservation WHERE id = ? AND removed_time IS NULL
-                """, arguments: [id]).map(Self.reservation)
+    /// One party, on the list or not, with its guest's token; nil if unknown.
+    public func hostParty(id: Int64) throws(StoreError) -> HostParty? {
+        try read { db in
+            try Row.fetchOne(db, sql: "SELECT \(Self.partyColumns), guest_token FROM reservation WHERE id = ?", arguments: [id])
+                .map { HostParty(party: Self.reservation($0), guestToken: $0[8]) }
         }
     }
 
-    /// Takes a party off the list (seated or left); it stays in the table as
-    /// history. False if it was not listed.
-    public func removeReservation(id: Int64, now: Int64) throws(StoreError) -> Bool {
+    /// The party whose guest holds `token`; nil if none. Looked up by the
+    /// token's SHA-256 through a unique index.
+    public func reservation(guestToken token: String) throws(StoreError) -> Reservation? {
+        try read { db in
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.partyColumns) FROM reservation WHERE guest_token_hash = ?"),
+                             arguments: [Data(GuestToken.hash(token))]).map(Self.reservation)
+        }
+    }
+
+    /// Moves a party; nil if the move is not allowed from where it stands
+    /// (unknown, or off the list). Ready and seating keep the first ready
+    /// time; seating one never called counts it ready at the seating time.
+    public func move(id: Int64, _ move: PartyMove, now: Int64) throws(StoreError) -> Reservation? {
         try write { db in
-            try db.execute(sql: "UPDATE reservation SET removed_time = ? WHERE id = ? AND removed_time IS NULL",
-                           arguments: [now, id])
-            return db.changesCount > 0
+            guard let row = try Row.fetchOne(db, sql: "SELECT status FROM reservation WHERE id = ?", arguments: [id]),
+                  let status = PartyStatus(rawValue: row[0]), let next = move.apply(to: status) else { return nil }
+            switch move {
+            case .ready:
+                try db.execute(sql: "UPDATE reservation SET status = ?, ready_time = COALESCE(ready_time, ?) WHERE id = ?",
+                               arguments: [next.rawValue, now, id])
+            case .seat:
+                try db.execute(sql: """
+                    UPDATE reservation SET status = ?, ready_time = COALESCE(ready_time, ?), removed_time = ? WHERE id = ?
+                    """, arguments: [next.rawValue, now, now, id])
+            case .leave:
+                try db.execute(sql: "UPDATE reservation SET status = ?, removed_time = ? WHERE id = ?",
+                               arguments: [next.rawValue, now, id])
+            }
+            return try Row.fetchOne(db, sql: "SELECT \(Self.partyColumns) FROM reservation WHERE id = ?", arguments: [id])
+                .map(Self.reservation)
+        }
+    }
+
+    /// The parties behind a quote at `now`: every party that arrived in the
+    /// last 29 days (a day more than the 28 the quote looks at, so that a long
+    /// wait that ended inside them still counts).
+    public func quoteHistory(now: Int64) throws(StoreError) -> [PastParty] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT size, arrival_time, ready_time, removed_time FROM reservation WHERE arrival_time >= ?
+                """, arguments: [now - (WaitModel.historyDays + 1) * 86_400]).map {
+                PastParty(size: $0[0], arrival: $0[1], ready: $0[2], removed: $0[3])
+            }
+        }
+    }
+
+    /// The parties behind the statistics: those that became ready since
+    /// `since` (and did not leave), and how many left since then.
+    public func waitStatistics(since: Int64, now: Int64) throws(StoreError) -> WaitStatistics {
+        try read { db in
+            let served = try Row.fetchAll(db, sql: """
+                SELECT size, arrival_time, ready_time, quoted_minutes FROM reservation
+                WHERE ready_time >= ? AND ready_time <= ? AND status != 'left'
+                """, arguments: [since, now]).map {
+                WaitStatistics.Served(size: $0[0], wait: max(0, ($0[2] as Int64) - ($0[1] as Int64)), quotedMinutes: $0[3])
+            }
+            let left = try Int.fetchOne(db, sql: """
+                SELECT count(*) FROM reservation WHERE status = 'left' AND removed_time >= ? AND removed_time <= ?
+                """, arguments: [since, now]) ?? 0
+            return WaitStatistics(served: served, left: left)
         }
     }
 
@@ -73,9 +147,10 @@ extension AppDatabase {
         }
     }
 
-    private static func reservation(_ row: Row) -> Reservation {
-        // Columns by position: always selected as id, name, size, arrival_time, ready_time.
-        Reservation(id: row[0], name: row[1], size: row[2], arrivalTime: row[3], readyTime: row[4])
+    static func reservation(_ row: Row) -> Reservation {
+        // Columns by position: always selected as `partyColumns`.
+        Reservation(id: row[0], name: row[1], size: row[2], arrivalTime: row[3], readyTime: row[4],
+                    status: PartyStatus(rawValue: row[5]) ?? .waiting, quotedMinutes: row[6], quoteBasis: row[7])
     }
 }
 

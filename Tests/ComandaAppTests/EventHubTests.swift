@@ -7,7 +7,7 @@ import Testing
 /// A subscriber that keeps what it was sent; it can refuse (a dropped client).
 private final class Recorder: EventSink, Sendable {
     private let state = Locked<(bytes: [UInt8], open: Bool)>(([], true))
-    func send(_ bytes: [UInt8]) -> Bool {
+    func send(_ bytes: [UInt8], catchUp: Bool) -> Bool {
         state.withLock { s in
             guard s.open else { return false }
             s.bytes += bytes

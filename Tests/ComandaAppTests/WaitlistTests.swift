@@ -123,9 +123,9 @@ private func expectAgree(_ c: TestClient, _ keyPath: String, count: Int) throws 
 
     @Test func removedPartiesStayInTheDatabaseAsHistory() throws {
         let db = try AppDatabase.inMemory()
-        let party = try db.addReservation(name: "Ana", size: 2, now: 100)
-        _ = try db.markReady(id: party.id, now: 160)
-        #expect(try db.removeReservation(id: party.id, now: 200))
+        let party = try db.addReservation(name: "Ana", size: 2, now: 100) { WaitQuote(minutes: 10 * ($0 + 1), basis: "regla") }.party
+        _ = try db.move(id: party.id, .ready, now: 160)
+        #expect(try db.move(id: party.id, .seat, now: 200)?.status == .seated)
         #expect(try db.listedReservations().isEmpty)
         #expect(try db.reservationHistory().map { [$0.arrival, $0.ready, $0.removed] } == [[100, 160, 200]])
     }

@@ -16,7 +16,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/comanda.sqlite"
         let database = try AppDatabase.open(path: path)
-        for i in 0..<40 { _ = try database.addReservation(name: "Mesa \(i)", size: 2, now: 1_000 + Int64(i)) }
+        for i in 0..<40 { _ = try database.addReservation(name: "Mesa \(i)", size: 2, now: 1_000 + Int64(i), quote: WaitlistStoreTests.rule) }
         var copied = 0
         let deadline = Date().addingTimeInterval(5)
         while copied < 40 && Date() < deadline {

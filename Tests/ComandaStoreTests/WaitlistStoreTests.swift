@@ -28,10 +28,11 @@ import Testing
         }
         let database = try AppDatabase.open(path: path)
         let listed = try database.listedReservations().sorted { $0.id < $1.id }
-        #expect(listed == [Reservation(id: 7, name: "Núñez 👨‍👩‍👧", size: 4, arrivalTime: 100, readyTime: nil),
-                           Reservation(id: 9, name: "Ready", size: 3, arrivalTime: 140, readyTime: 150)])
-        #expect(try database.addReservation(name: "Next", size: 2, now: 200).id == 10)
-        #expect(try database.removeReservation(id: 8, now: 300) == false)
+        let before = "Llegó antes de que se citaran las esperas: sin cita."
+        #expect(listed == [Reservation(id: 7, name: "Núñez 👨‍👩‍👧", size: 4, arrivalTime: 100, readyTime: nil, quoteBasis: before),
+                           Reservation(id: 9, name: "Ready", size: 3, arrivalTime: 140, readyTime: 150, quoteBasis: before)])
+        #expect(try database.addReservation(name: "Next", size: 2, now: 200, quote: Self.rule).party.id == 10)
+        #expect(try database.move(id: 8, .seat, now: 300) == nil)
         #expect(try database.integrityCheck() == "ok")
         let schema = try database.writer.read { db in
             (try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'reservation'") ?? "",
@@ -41,5 +42,43 @@ import Testing
         #expect(!schema.0.uppercased().contains("AUTOINCREMENT"))
         #expect(schema.1 == 0)
         #expect(schema.2)
+        // v9: the parties keep their meaning (the removed one was seated),
+        // and each has a link of its own, found by its token.
+        let statuses = try (7...9).map { try #require(try database.hostParty(id: Int64($0))) }
+        #expect(statuses.map(\.party.status) == [.waiting, .seated, .ready])
+        #expect(statuses[1].party.readyTime == 120)
+        #expect(Set(statuses.map(\.guestToken)).count == 3)
+        for p in statuses {
+            #expect(GuestToken.isWellFormed(p.guestToken))
+            #expect(try database.reservation(guestToken: p.guestToken)?.id == p.party.id)
+        }
+    }
+
+    static func rule(_ ahead: Int) -> WaitQuote { WaitQuote(minutes: 10 * (ahead + 1), basis: "regla") }
+
+    /// The moves of the contract, against the file: each time kept where it
+    /// belongs, a seating without a call counted ready when seated, every
+    /// refused move leaving the row as it was.
+    @Test func movesKeepTheirTimes() throws {
+        let db = try AppDatabase.inMemory()
+        let a = try db.addReservation(name: "A", size: 2, now: 100, quote: Self.rule).party
+        let b = try db.addReservation(name: "B", size: 2, now: 110, quote: Self.rule).party
+        let c = try db.addReservation(name: "C", size: 5, now: 120, quote: Self.rule).party
+        let quotes: [Int] = [a.quotedMinutes, b.quotedMinutes, c.quotedMinutes]
+        #expect(quotes == [10, 20, 10])
+        #expect(try db.move(id: a.id, .ready, now: 200)?.readyTime == 200)
+        #expect(try db.move(id: a.id, .ready, now: 250)?.readyTime == 200)
+        #expect(try db.move(id: a.id, .seat, now: 300)?.status == .seated)
+        #expect(try db.move(id: a.id, .leave, now: 310) == nil)
+        #expect(try db.move(id: b.id, .seat, now: 400)?.readyTime == 400)
+        #expect(try db.move(id: c.id, .leave, now: 500)?.status == .left)
+        #expect(try db.move(id: c.id, .ready, now: 510) == nil)
+        #expect(try db.move(id: 99, .ready, now: 510) == nil)
+        #expect(try db.listedReservations().isEmpty)
+        let history: [[Int64?]] = try db.reservationHistory().map { [$0.arrival, $0.ready, $0.removed] }
+        #expect(history == [[100, 200, 300], [110, 400, 400], [120, nil, 500]])
+        let stats = try db.waitStatistics(since: 0, now: 1_000)
+        #expect(stats.left == 1)
+        #expect(stats.served.map(\.wait) == [100, 290])
     }
 }

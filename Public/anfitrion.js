@@ -1,0 +1,159 @@
+// The host stand: add a party and hand the guest their link at once, follow
+// the list (GET /reservations/eventos, polling while it is down), call,
+// seat or remove a party. Names are always inserted as text, never as HTML.
+"use strict";
+const POLL_MS = 3000;
+let live = null, last = null, size = 2, removing = null, shown = null;
+
+function minutesSince(iso, nowMs) { return Math.max(0, Math.floor((nowMs - Date.parse(iso)) / 60000)); }
+function people(n) { return n === 1 ? "1 persona" : n + " personas"; }
+
+function showError(e) {
+  const toast = document.getElementById("action-error");
+  toast.textContent = e.status === 404 ? "Ese grupo ya no está en la lista." : e.error.message;
+  toast.hidden = false;
+  setTimeout(() => { toast.hidden = true; }, 4000);
+}
+
+async function act(method, path, body) {
+  try {
+    const result = await Staff.api(method, path, body);
+    if (live) live.now();
+    return result;
+  } catch (e) {
+    if (e.status !== 401) showError(e);
+    if (live) live.now();
+    return null;
+  }
+}
+
+function partyItem(party, nowMs) {
+  const li = Staff.el("li");
+  li.dataset.id = String(party.id);
+  const waited = minutesSince(party.arrivalTime, nowMs);
+  const late = !party.isReady && waited > party.quotedMinutes;
+  if (party.isReady) li.classList.add("ready");
+  if (late) li.classList.add("late");
+  const who = Staff.el("div", "who", party.name);
+  who.append(Staff.el("span", "people", people(party.size)));
+  if (party.isReady) who.append(Staff.el("span", "tag ready", "Lista"));
+  if (late) who.append(Staff.el("span", "tag late", "Tarde"));
+  const times = Staff.el("div", "times", waited + " min de " + party.quotedMinutes + " · " + Staff.clock(new Date(party.arrivalTime)));
+  const buttons = Staff.el("div", "buttons");
+  if (!party.isReady) buttons.append(Staff.button("Lista", "ok", () => act("POST", "/reservations/" + party.id + "/ready")));
+  buttons.append(Staff.button("Sentar", "go", () => act("DELETE", "/reservations/" + party.id)));
+  buttons.append(Staff.button("Enlace", "quiet", () => showLink(party.id)));
+  buttons.append(Staff.button("Quitar", "quiet", () => askRemove(party)));
+  li.append(who, times, buttons);
+  return li;
+}
+
+function render(data) {
+  last = data;
+  const nowMs = Date.now();
+  const list = document.getElementById("parties");
+  if (data.reservations.length === 0) list.replaceChildren(Staff.el("li", "empty", "Nadie en la lista"));
+  else list.replaceChildren(...data.reservations.map(p => partyItem(p, nowMs)));
+  document.getElementById("count").textContent = String(data.reservations.length);
+  document.getElementById("average").textContent = String(data.averageWaitMinutes);
+}
+
+/** The party's card: its quote and its guest link with Compartir. */
+function showAdded(party) {
+  shown = party;
+  document.getElementById("added-name").textContent = party.name + " · " + people(party.size);
+  document.getElementById("added-quote").textContent = party.quotedMinutes + " min";
+  document.getElementById("added-basis").textContent = party.quoteBasis;
+  const link = document.getElementById("added-link");
+  link.href = party.guestUrl;
+  link.textContent = new URL(party.guestUrl, location.href).href;
+  document.getElementById("share-result").textContent = "";
+  document.getElementById("added").hidden = false;
+}
+
+async function showLink(id) {
+  const party = await act("GET", "/reservations/" + id);
+  if (party) showAdded(party);
+}
+
+async function share() {
+  if (!shown) return;
+  const url = new URL(shown.guestUrl, location.href).href;
+  const result = document.getElementById("share-result");
+  if (navigator.share) {
+    try {
+      await navigator.share({ title: "Lista de espera", text: shown.name + ": su sitio en la lista de espera", url });
+      result.textContent = "Enlace compartido.";
+      return;
+    } catch (e) {
+      if (e && e.name === "AbortError") return;
+    }
+  }
+  try {
+    await navigator.clipboard.writeText(url);
+    result.textContent = "Enlace copiado: péguelo en un mensaje al cliente.";
+  } catch (e) {
+    // No clipboard either (a page served over plain HTTP): select the link to copy by hand.
+    const range = document.createRange();
+    range.selectNodeContents(document.getElementById("added-link"));
+    getSelection().removeAllRanges();
+    getSelection().addRange(range);
+    result.textContent = "Copie el enlace seleccionado.";
+  }
+}
+
+function askRemove(party) {
+  removing = party;
+  document.getElementById("remove-name").textContent = party.name;
+  document.getElementById("confirm-remove").showModal();
+}
+
+// A party that did not stay leaves through its own link, so it counts as
+// gone (abandono), not as seated, in the statistics.
+document.getElementById("remove-confirm").addEventListener("click", async () => {
+  document.getElementById("confirm-remove").close();
+  if (!removing) return;
+  const party = await act("GET", "/reservations/" + removing.id);
+  if (party) await act("DELETE", party.guestUrl);
+  removing = null;
+});
+
+function showSize() {
+  document.getElementById("size-value").textContent = String(size);
+  document.querySelector(".size-unit").textContent = size === 1 ? "persona" : "personas";
+}
+document.getElementById("size-less").addEventListener("click", () => { size = Math.max(1, size - 1); showSize(); });
+document.getElementById("size-more").addEventListener("click", () => { size = Math.min(50, size + 1); showSize(); });
+
+document.getElementById("add").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const error = document.getElementById("add-error");
+  error.textContent = "";
+  const input = document.getElementById("add-name");
+  try {
+    const party = await Staff.api("POST", "/reservations", { name: input.value, size });
+    input.value = "";
+    size = 2;
+    showSize();
+    showAdded(party);
+    if (live) live.now();
+  } catch (e) {
+    if (e.status !== 401) error.textContent = e.error.field === "name" ? "Escriba un nombre (hasta 100 caracteres)." : e.error.message;
+  }
+});
+document.getElementById("share").addEventListener("click", share);
+document.getElementById("added-close").addEventListener("click", () => { document.getElementById("added").hidden = true; shown = null; });
+for (const b of document.querySelectorAll("dialog [data-close]")) b.addEventListener("click", () => b.closest("dialog").close());
+
+function tickClock() { document.getElementById("clock").textContent = Staff.clock(new Date()); }
+tickClock();
+setInterval(tickClock, 1000);
+setInterval(() => { if (last) render(last); }, 15000);
+showSize();
+
+Staff.login(["anfitrion", "gerente"], () => {
+  live = Staff.live({ stream: "/reservations/eventos", events: { reservations: render }, poll: "/reservations", ms: POLL_MS, render });
+}, () => {
+  if (live) live.stop();
+  live = null;
+});
