@@ -34,8 +34,8 @@ function partyItem(party, nowMs) {
   const late = !party.isReady && waited > party.quotedMinutes;
   if (party.isReady) li.classList.add("ready");
   if (late) li.classList.add("late");
-  const who = Staff.el("div", "who", party.name);
-  who.append(Staff.el("span", "people", people(party.size)));
+  const who = Staff.el("div", "who");
+  who.append(Staff.el("span", "name", party.name), Staff.el("span", "people", people(party.size)));
   if (party.isReady) who.append(Staff.el("span", "tag ready", "Lista"));
   if (late) who.append(Staff.el("span", "tag late", "Tarde"));
   const times = Staff.el("div", "times", waited + " min de " + party.quotedMinutes + " · " + Staff.clock(new Date(party.arrivalTime)));

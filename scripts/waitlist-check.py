@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""waitlist-check.py BINARY [SHOTS_DIR]: the host stand and the guest's page in a real browser.
+
+Headless Chromium through WebDriver (selenium, Debian's chromium and
+chromium-driver). Starts comanda on a free loopback port with a throw-away
+database, makes a host with `create-staff`, and: on /anfitrion the host adds
+a party and sees its quote and link at once; the guest's page at that link
+(a phone-sized window) shows place 1; the host presses *Lista* and the
+guest's page shows "¡Su mesa está lista!" without a reload; on another
+party's page the guest presses *Ya no vengo*, confirms, and the party leaves
+the host's list (counted as gone in the statistics). A name like an HTML
+attack shows as text. Saves anfitrion.png and espera.png in SHOTS_DIR.
+The server is stopped by its PID.
+"""
+import os
+import sys
+import time
+
+from browsercheck import Server, browser, fail as failed, log_in
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+
+BIN = sys.argv[1] if len(sys.argv) > 1 else ".build/debug/comanda"
+SHOTS = sys.argv[2] if len(sys.argv) > 2 else None
+HOSTILE = "<b>Eve</b><img src=x onerror=alert(1)>"
+
+
+def fail(message):
+    failed("waitlist-check", message)
+
+
+def party_items(driver):
+    return driver.find_elements(By.CSS_SELECTOR, "#parties li[data-id]")
+
+
+def names(driver):
+    return [li.find_element(By.CSS_SELECTOR, ".who .name").text for li in party_items(driver)]
+
+
+with Server(BIN, "sala", "anfitrion", "secreto-de-sala") as server:
+    host = browser()
+    guest = browser()
+    guest.set_window_size(412, 900)
+    try:
+        wait = log_in(host, server.base + "/anfitrion", "sala", "secreto-de-sala")
+        # Two parties already waiting, one of them named like an attack.
+        for name, size in [("Familia Núñez", 4), (HOSTILE, 2)]:
+            status, _ = server.call("POST", "/reservations", {"name": name, "size": size}, token=server.token)
+            if status != 201:
+                fail(f"adding {name} answered {status}")
+        wait.until(lambda d: len(party_items(d)) == 2)
+        if HOSTILE not in names(host):
+            fail(f"the hostile name is not shown as text: {names(host)}")
+
+        # The host adds a party and sees its quote and link at once.
+        field = host.find_element(By.ID, "add-name")
+        field.send_keys("Ana María")
+        host.find_element(By.ID, "size-more").click()
+        host.find_element(By.ID, "add-go").click()
+        card = wait.until(EC.visibility_of_element_located((By.ID, "added")))
+        if "Ana María" not in card.find_element(By.ID, "added-name").text or "3 personas" not in card.text:
+            fail(f"the new party's card says {card.text!r}")
+        quote = card.find_element(By.ID, "added-quote").text
+        if quote != "20 min":
+            fail(f"with one party of 3-4 ahead and no history the quote is 20 min; shows {quote!r}")
+        link = card.find_element(By.ID, "added-link").get_attribute("href")
+        if "/espera/" not in link or not card.find_element(By.ID, "added-basis").text:
+            fail(f"no guest link or basis on the card: {card.text!r}")
+        card.find_element(By.ID, "share").click()
+        WebDriverWait(host, 5).until(lambda d: d.find_element(By.ID, "share-result").text)
+        wait.until(lambda d: "Ana María" in names(d))
+
+        # The guest's page at that link: third in line, by arrival.
+        guest.get(link)
+        gwait = WebDriverWait(guest, 10)
+        gwait.until(EC.visibility_of_element_located((By.ID, "waiting")))
+        if guest.find_element(By.ID, "name").text != "Ana María":
+            fail("the guest's page does not show the name")
+        position = guest.find_element(By.ID, "position").text
+        if position != "3":
+            fail(f"Ana María arrived third: the page says place {position!r}")
+        # The two ahead are called and seated by the host: Ana is place 1.
+        for _ in range(2):
+            first = party_items(host)[0]
+            first.find_element(By.XPATH, ".//button[text()='Sentar']").click()
+            time.sleep(0.3)
+        gwait.until(lambda d: d.find_element(By.ID, "position").text == "1")
+        if "siguiente" not in guest.find_element(By.ID, "ahead").text:
+            fail("place 1 does not say it is next")
+        if SHOTS:
+            guest.save_screenshot(os.path.join(SHOTS, "espera.png"))
+
+        # The host marks it ready: the guest's page shows it without a reload.
+        guest.execute_script("window.notReloaded = true")
+        ana = [li for li in party_items(host) if "Ana María" in li.text][0]
+        started = time.monotonic()
+        ana.find_element(By.XPATH, ".//button[text()='Lista']").click()
+        gwait.until(EC.visibility_of_element_located((By.ID, "ready")))
+        took = time.monotonic() - started
+        if not guest.execute_script("return window.notReloaded === true"):
+            fail("the guest's page reloaded")
+        if "¡Su mesa está lista!" not in guest.find_element(By.ID, "ready").text:
+            fail("the ready notice is missing")
+        print(f"waitlist-check: the guest saw 'ready' {took:.2f} s after the host pressed Lista")
+
+        # Another party's guest says they are not coming.
+        status, bea = server.call("POST", "/reservations", {"name": "Bea", "size": 2}, token=server.token)
+        wait.until(lambda d: "Bea" in names(d))
+        guest.get(server.base + bea["guestUrl"])
+        gwait.until(EC.visibility_of_element_located((By.ID, "leave"))).click()
+        dialog = gwait.until(EC.visibility_of_element_located((By.ID, "confirm")))
+        dialog.find_element(By.ID, "confirm-yes").click()
+        gwait.until(EC.visibility_of_element_located((By.ID, "left")))
+        wait.until(lambda d: "Bea" not in names(d))
+        status, stats = server.call("GET", "/reservations/estadisticas", token=server.token)
+        if stats["abandonos"] != 1:
+            fail(f"Bea's leaving is not counted: {stats}")
+
+        # More parties for the picture, one of them late.
+        for name, size in [("Grupo Martínez", 6), ("Jo", 1), ("Иван Петров", 2)]:
+            server.call("POST", "/reservations", {"name": name, "size": size}, token=server.token)
+        wait.until(lambda d: len(party_items(d)) == 4)
+        if SHOTS:
+            host.execute_script("window.scrollTo(0, 0)")
+            time.sleep(0.3)
+            host.save_screenshot(os.path.join(SHOTS, "anfitrion.png"))
+        print("waitlist-check: ok")
+    finally:
+        host.quit()
+        guest.quit()
