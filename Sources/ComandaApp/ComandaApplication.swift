@@ -83,6 +83,18 @@ public final class ComandaApplication: HTTPResponder {
         router.entries.map { RouteEntry(method: $0.method, pattern: $0.pattern, access: $0.handler.access) }
     }
 
+    /// Whether a request may wait (on the writer, on a password hash): every
+    /// method but GET, HEAD and OPTIONS, which only read. The server answers
+    /// those on its blocking threads, so that writes waiting for their batch
+    /// to commit never stall the event loop, and the writer finds them
+    /// waiting together (group commit).
+    public func mayBlock(_ request: HTTPRequest) -> Bool {
+        switch request.method {
+        case .GET, .HEAD, .OPTIONS: return false
+        default: return true
+        }
+    }
+
     /// Answers one request.
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         let started = ContinuousClock.now

@@ -44,7 +44,15 @@ public struct PasswordHasher: Sendable {
         _ = try? derive(password, salt: [UInt8](repeating: 0, count: 16), logN: logN, r: blockSize, p: parallelism)
     }
 
+    /// As many hashes at once as there are cores: logins now run on the
+    /// server's blocking threads (up to 64 at once), and each hash holds
+    /// 128·r·N bytes (32 MiB) while it runs; more at once would only share
+    /// the same cores and multiply the memory.
+    private static let gate = DispatchSemaphore(value: max(1, ProcessInfo.processInfo.activeProcessorCount))
+
     private func derive(_ password: String, salt: [UInt8], logN: Int, r: Int, p: Int) throws -> [UInt8] {
+        Self.gate.wait()
+        defer { Self.gate.signal() }
         let key = try KDF.Scrypt.deriveKey(from: Array(password.utf8), salt: salt, outputByteCount: 32,
                                            rounds: 1 << logN, blockSize: r, parallelism: p,
                                            maxMemory: 256 * (1 << logN) * r + (1 << 20))

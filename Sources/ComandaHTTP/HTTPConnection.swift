@@ -14,7 +14,7 @@ import Darwin
 /// epoll instance tells it when to read or write. All of its state is touched
 /// only on its worker's queue.
 final class HTTPConnection: @unchecked Sendable {
-    private enum State { case open, streaming, closeAfterWrite, lingering, closed }
+    private enum State { case open, awaiting, streaming, closeAfterWrite, lingering, closed }
 
     private let fd: Int32
     private let worker: HTTPWorker
@@ -39,6 +39,17 @@ final class HTTPConnection: @unchecked Sendable {
     private var lastStreamWrite: UInt64 = 0
     /// When the stream started (it ends after `streamMaxDuration`).
     private var streamStartedAt: UInt64 = 0
+
+    /// The request being answered on the blocking pool (state `awaiting`).
+    private var awaited: AwaitedRequest?
+    /// The pool's answer, handed over from its thread.
+    private let answered = Locked<HTTPResponse?>(nil)
+    /// Reading is paused while awaiting (the client sent too much ahead, or shut its side).
+    private var readingPaused = false
+    /// The client shut its side while its request was being answered.
+    private var peerShut = false
+    /// Bytes a client may send ahead while its request is answered.
+    private static let aheadLimit = 64 * 1024
 
     /// When the current request's first byte arrived (nil: none yet).
     private var requestStartedAt: UInt64?
@@ -85,6 +96,11 @@ final class HTTPConnection: @unchecked Sendable {
                 if state == .lingering || state == .streaming { continue }
                 if requestStartedAt == nil { requestStartedAt = lastActivity }
                 input.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+                if state == .awaiting {
+                    // Kept for after the answer; past the limit, read no more until then.
+                    if input.count - inputStart > Self.aheadLimit { pauseReading(); return }
+                    continue
+                }
                 if n == buffer.count && input.count - inputStart < server.configuration.limits.maxBodyBytes * 2 { continue }
                 process()
                 return
@@ -104,6 +120,10 @@ final class HTTPConnection: @unchecked Sendable {
     /// The client shut its side: answer what is already complete, then close.
     private func peerClosed() {
         switch state {
+        case .awaiting:
+            // Half-closed: the answer still goes out, then the connection closes.
+            peerShut = true
+            pauseReading()
         case .lingering, .closed, .streaming:
             close()
         case .open, .closeAfterWrite:
@@ -160,8 +180,50 @@ final class HTTPConnection: @unchecked Sendable {
     private static let continueLine = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
     private func answer(_ request: HTTPRequest) {
+        if let pool = server.blockingPool, server.responder.mayBlock(request) {
+            // Off the event loop: the pool's thread answers, then wakes the worker.
+            state = .awaiting
+            awaited = AwaitedRequest(request: request, started: DispatchTime.now().uptimeNanoseconds)
+            let responder = server.responder
+            pool.submit { [self] in
+                let response = responder.respond(to: request)
+                answered.withLock { $0 = response }
+                worker.wake(self)
+            }
+            return
+        }
         let started = DispatchTime.now().uptimeNanoseconds
-        var response = server.responder.respond(to: request)
+        queue(server.responder.respond(to: request), for: request, started: started)
+    }
+
+    /// The pool's answer has arrived (on the worker queue): it is written,
+    /// and requests that arrived meanwhile are answered.
+    private func finishAwaited() {
+        guard state == .awaiting, let awaited, let response = answered.withLock({ $0.take() }) else { return }
+        self.awaited = nil
+        state = .open
+        lastActivity = DispatchTime.now().uptimeNanoseconds
+        queue(response, for: awaited.request, started: awaited.started)
+        if peerShut {
+            if state == .open { state = .closeAfterWrite }
+        } else if readingPaused {
+            readingPaused = false
+            // Writing, it reads again once the output drains (resumeReading).
+            if !waitingToWrite { worker.watch(fd, read: true, write: false) }
+        }
+        requestStartedAt = inputStart < input.count ? lastActivity : nil
+        process()
+    }
+
+    private func pauseReading() {
+        guard !readingPaused else { return }
+        readingPaused = true
+        worker.watch(fd, read: false, write: false)
+    }
+
+    /// Serializes `response` to `request` into the output.
+    private func queue(_ response: HTTPResponse, for request: HTTPRequest, started: UInt64) {
+        var response = response
         if !response.hasSafeHeaders {
             server.logger.error("refused to send a response with an unsafe header for \(request.method) \(request.path)")
             response = .error(.internalServerError, code: "internal_error", message: "The server failed to answer this request.")
@@ -213,6 +275,12 @@ final class HTTPConnection: @unchecked Sendable {
         stream.start(sink)
         // Begun after shutdown did: what the application sent goes, then the end.
         if server.shuttingDown.load(ordering: .relaxed) { sink.finish() }
+    }
+
+    /// Something from another thread is ready for this connection (on the
+    /// worker queue): a stream's bytes, or the pool's answer.
+    func woken() {
+        if state == .awaiting { finishAwaited() } else { pumpStream() }
     }
 
     /// Moves what the stream's sink holds into the output and writes it
@@ -272,6 +340,9 @@ final class HTTPConnection: @unchecked Sendable {
             finishClosing()
         case .open, .streaming:
             resumeReading()
+        case .awaiting:
+            // The socket drained; reading goes on (or stays paused) as it was.
+            if waitingToWrite { waitingToWrite = false; worker.watch(fd, read: !readingPaused, write: false) }
         case .lingering, .closed:
             break
         }
@@ -355,7 +426,8 @@ final class HTTPConnection: @unchecked Sendable {
         let config = server.configuration
         func elapsed(_ since: UInt64) -> Double { Double(now &- since) / 1e9 }
         switch state {
-        case .closed:
+        case .closed, .awaiting:
+            // Awaiting: the request is being answered; the pool always answers.
             return
         case .lingering:
             if elapsed(lastActivity) >= Self.lingerSeconds { close() }
@@ -395,4 +467,10 @@ final class HTTPConnection: @unchecked Sendable {
         lingerOnClose = true
         flush()
     }
+}
+
+/// A request handed to the blocking pool, kept for writing its answer.
+private struct AwaitedRequest {
+    let request: HTTPRequest
+    let started: UInt64
 }

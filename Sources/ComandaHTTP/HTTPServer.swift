@@ -20,6 +20,8 @@ public final class HTTPServer: @unchecked Sendable {
     /// Told about parse errors (metrics); may be nil.
     let observer: (any HTTPServerObserver)?
     private(set) var workers: [HTTPWorker] = []
+    /// Answers requests that may block; nil when `blockingThreads` is 0.
+    let blockingPool: BlockingPool?
     private let sweepInterval: Double
     /// Runs shutdown's waiting; guards the listening socket and the reserve fd.
     private let controlQueue = DispatchQueue(label: "comanda.control")
@@ -45,6 +47,7 @@ public final class HTTPServer: @unchecked Sendable {
         self.responder = responder
         self.logger = logger
         self.observer = observer
+        self.blockingPool = configuration.blockingThreads > 0 ? BlockingPool(maxThreads: configuration.blockingThreads) : nil
         self.sweepInterval = max(0.05, min(1.0, min(configuration.headerTimeout, configuration.idleTimeout, configuration.streamHeartbeatInterval,
                                                    configuration.streamMaxDuration) / 4))
     }
@@ -172,6 +175,8 @@ public final class HTTPServer: @unchecked Sendable {
     private func waitForConnections(deadline: UInt64, completion: @escaping @Sendable () -> Void) {
         if connectionCount == 0 {
             for worker in workers { worker.stop() }
+            // Its threads end once what they hold is answered (into closed connections).
+            blockingPool?.stop()
             completion()
             return
         }

@@ -140,7 +140,7 @@ final class HTTPWorker: @unchecked Sendable {
             list = []
             return taken
         }
-        for connection in list { connection.pumpStream() }
+        for connection in list { connection.woken() }
     }
 
     /// Forgets a connection whose socket is being closed.

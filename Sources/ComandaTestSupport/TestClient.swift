@@ -147,6 +147,11 @@ public final class TestClient {
         return try readResponse(head: method == "HEAD")
     }
 
+    /// Shuts the sending side (the server reads end of file); replies still come.
+    public func shutdownWrite() {
+        _ = shutdown(fd, Int32(SHUT_WR))
+    }
+
     /// Whether the server closes the connection within `seconds` (EOF or reset),
     /// with no further bytes before it.
     public func closedByServer(within seconds: Double = 3) -> Bool {

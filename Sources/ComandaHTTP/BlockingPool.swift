@@ -1,0 +1,109 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Threads for requests that may block (a write that waits for the disk, a
+/// password being hashed), so that no worker's event loop ever waits on them.
+/// Threads are started as work needs them, up to `maxThreads`, and then kept;
+/// jobs beyond that wait in order. A pthread mutex and condition, which the
+/// thread sanitizer understands.
+final class BlockingPool: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let maxThreads: Int
+    // Guarded by `mutex`.
+    private var jobs: [@Sendable () -> Void] = []
+    private var head = 0
+    private var threads = 0
+    private var idle = 0
+    private var stopping = false
+
+    init(maxThreads: Int) {
+        self.maxThreads = max(1, maxThreads)
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    /// Runs `job` on one of the pool's threads, in turn.
+    func submit(_ job: @escaping @Sendable () -> Void) {
+        pthread_mutex_lock(mutex)
+        jobs.append(job)
+        let start = idle == 0 && threads < maxThreads
+        if start { threads += 1 }
+        if idle > 0 { pthread_cond_signal(condition) }
+        pthread_mutex_unlock(mutex)
+        if start && !spawn() {
+            // No thread to be had: the job is answered here rather than never.
+            pthread_mutex_lock(mutex)
+            threads -= 1
+            pthread_mutex_unlock(mutex)
+            while let job = next(wait: false) { job() }
+        }
+    }
+
+    /// Threads end once the jobs already submitted are done.
+    func stop() {
+        pthread_mutex_lock(mutex)
+        stopping = true
+        pthread_cond_broadcast(condition)
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// The next job; nil when there is none and `wait` is false, or when stopped.
+    private func next(wait: Bool) -> (@Sendable () -> Void)? {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while head == jobs.count {
+            if stopping || !wait { return nil }
+            idle += 1
+            pthread_cond_wait(condition, mutex)
+            idle -= 1
+        }
+        let job = jobs[head]
+        head += 1
+        if head == jobs.count || head >= 1024 {
+            jobs.removeFirst(head)
+            head = 0
+        }
+        return job
+    }
+
+    private final class Body {
+        let pool: BlockingPool
+        init(_ pool: BlockingPool) { self.pool = pool }
+    }
+
+    private func spawn() -> Bool {
+        let body = Unmanaged.passRetained(Body(self)).toOpaque()
+        var thread = pthread_t()
+        let made = pthread_create(&thread, nil, { context in
+            guard let context else { return nil }
+            let body = Unmanaged<Body>.fromOpaque(context).takeRetainedValue()
+            body.pool.threadMain()
+            return nil
+        }, body)
+        guard made == 0 else {
+            Unmanaged<Body>.fromOpaque(body).release()
+            return false
+        }
+        pthread_detach(thread)
+        return true
+    }
+
+    /// A thread's life: jobs until stopped.
+    private func threadMain() {
+        while let job = next(wait: true) { job() }
+        pthread_mutex_lock(mutex)
+        threads -= 1
+        pthread_mutex_unlock(mutex)
+    }
+}
