@@ -87,7 +87,7 @@ let package = Package(
         .testTarget(name: "ComandaCoreTests", dependencies: ["ComandaCore", "ComandaTestSupport"]),
         .testTarget(
             name: "ComandaStoreTests",
-            dependencies: ["ComandaStore", "ComandaCore", "ComandaTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["ComandaStore", "ComandaCore", "ComandaHTTP", "ComandaTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "ComandaHTTPTests", dependencies: ["ComandaHTTP", "ComandaTestSupport"]),
         .testTarget(

@@ -24,6 +24,11 @@ public final class AppMetrics: HTTPServerObserver, Sendable {
     private let streams: CoreMetrics.Gauge
     private let openStreamsSource = Mutex<(@Sendable () -> Int)?>(nil)
     private let streamsDropped: CoreMetrics.Counter
+    /// Group commit: write transactions and the requests they held, counted
+    /// up to the store's totals at each exposition.
+    private let writeTransactions: CoreMetrics.Counter
+    private let writeRequests: CoreMetrics.Counter
+    private let writesCounted = Mutex<(transactions: Int, requests: Int)>((0, 0))
 
     init(database: AppDatabase) {
         self.database = database
@@ -39,6 +44,10 @@ public final class AppMetrics: HTTPServerObserver, Sendable {
         streams = CoreMetrics.Gauge(label: "comanda_http_open_streams", factory: factory)
         streamsDropped = CoreMetrics.Counter(label: "comanda_http_streams_dropped_total", factory: factory)
         streamsDropped.increment(by: 0)
+        writeTransactions = CoreMetrics.Counter(label: "comanda_db_write_transactions_total", factory: factory)
+        writeRequests = CoreMetrics.Counter(label: "comanda_db_write_requests_total", factory: factory)
+        writeTransactions.increment(by: 0)
+        writeRequests.increment(by: 0)
     }
 
     /// Where the open-connection count comes from (the server, once it exists).
@@ -94,6 +103,13 @@ public final class AppMetrics: HTTPServerObserver, Sendable {
         if let source = openConnectionsSource.withLock({ $0 }) { connections.record(source()) }
         if let source = openStreamsSource.withLock({ $0 }) { streams.record(source()) }
         if let size = try? database.sizeInBytes() { databaseSize.record(size) }
+        let now = database.writeBatches
+        let before = writesCounted.withLock { counted in
+            defer { counted = now }
+            return counted
+        }
+        writeTransactions.increment(by: max(0, now.transactions - before.transactions))
+        writeRequests.increment(by: max(0, now.requests - before.requests))
         return registry.emitToBuffer()
     }
 }

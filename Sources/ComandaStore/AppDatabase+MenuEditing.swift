@@ -15,7 +15,7 @@ public struct FotoPlato: Sendable {
 extension AppDatabase {
     /// Runs one menu edit, keeping `PlatoError` and mapping the rest to `StoreError`.
     private func menuWrite<T>(_ body: (Database) throws -> T) throws -> T {
-        do { return try writer.write(body) } catch let error as PlatoError { throw error } catch { throw StoreError(error) }
+        do { return try batchedWrite(body) } catch let error as PlatoError { throw error } catch { throw StoreError(error) }
     }
 
     /// A dish on the menu (not retired), or `notFound`.
@@ -91,9 +91,9 @@ extension AppDatabase {
     public func retirePlato(id: Int64, now: Int64) throws {
         try menuWrite { db in
             _ = try Self.current(db, id: id)
-            try db.execute(sql: "UPDATE plato SET retirado_en = ? WHERE id = ?", arguments: [now, id])
-            try db.execute(sql: "DELETE FROM favorito WHERE plato_id = ?", arguments: [id])
-            try db.execute(sql: "DELETE FROM plato_foto WHERE plato_id = ?", arguments: [id])
+            try db.cachedStatement(sql: "UPDATE plato SET retirado_en = ? WHERE id = ?").execute(arguments: [now, id])
+            try db.cachedStatement(sql: "DELETE FROM favorito WHERE plato_id = ?").execute(arguments: [id])
+            try db.cachedStatement(sql: "DELETE FROM plato_foto WHERE plato_id = ?").execute(arguments: [id])
         }
     }
 
@@ -110,11 +110,11 @@ extension AppDatabase {
     public func setFoto(id: Int64, tipo: String, datos: [UInt8], etiqueta: String, ancho: Int, alto: Int) throws -> Plato {
         try menuWrite { db in
             _ = try Self.current(db, id: id)
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 INSERT INTO plato_foto (plato_id, tipo, datos, etiqueta, ancho, alto) VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT(plato_id) DO UPDATE SET tipo = excluded.tipo, datos = excluded.datos, etiqueta = excluded.etiqueta,
                     ancho = excluded.ancho, alto = excluded.alto
-                """, arguments: [id, tipo, Data(datos), etiqueta, ancho, alto])
+                """).execute(arguments: [id, tipo, Data(datos), etiqueta, ancho, alto])
             return try Self.current(db, id: id)
         }
     }
@@ -123,17 +123,17 @@ extension AppDatabase {
     public func deleteFoto(id: Int64) throws {
         try menuWrite { db in
             _ = try Self.current(db, id: id)
-            try db.execute(sql: "DELETE FROM plato_foto WHERE plato_id = ?", arguments: [id])
+            try db.cachedStatement(sql: "DELETE FROM plato_foto WHERE plato_id = ?").execute(arguments: [id])
         }
     }
 
     /// A dish's photo, or nil (no photo, or no such dish on the menu).
     public func foto(id: Int64) throws(StoreError) -> FotoPlato? {
         try read { db in
-            try Row.fetchOne(db, sql: """
+            try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT f.tipo, f.datos, f.etiqueta FROM plato_foto f JOIN plato p ON p.id = f.plato_id
                 WHERE f.plato_id = ? AND p.retirado_en IS NULL
-                """, arguments: [id]).map { FotoPlato(tipo: $0["tipo"], datos: Array($0["datos"] as Data), etiqueta: $0["etiqueta"]) }
+                """), arguments: [id]).map { FotoPlato(tipo: $0["tipo"], datos: Array($0["datos"] as Data), etiqueta: $0["etiqueta"]) }
         }
     }
 }

@@ -21,7 +21,7 @@ public struct IdempotentAnswer: Sendable {
 extension AppDatabase {
     /// Runs one order transaction, keeping `OrderError` and mapping the rest to `StoreError`.
     private func orderWrite<T>(_ body: (Database) throws -> T) throws -> T {
-        do { return try writer.write(body) } catch let error as OrderError { throw error } catch { throw StoreError(error) }
+        do { return try batchedWrite(body) } catch let error as OrderError { throw error } catch { throw StoreError(error) }
     }
 
     /// The user's open order, or a new one: (order, created). Two racing calls
@@ -65,8 +65,7 @@ extension AppDatabase {
             guard dish["disponible"] as Bool, (dish["retirado_en"] as Int64?) == nil else {
                 throw OrderError.platoNoDisponible(ids: [platoID], nombres: [dish["nombre"]], checkout: false)
             }
-            if let row = try Row.fetchOne(db, sql: "SELECT id, cantidad FROM linea_pedido WHERE pedido_id = ? AND plato_id = ?",
-                                          arguments: [pedidoID, platoID]) {
+            if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, cantidad FROM linea_pedido WHERE pedido_id = ? AND plato_id = ?"), arguments: [pedidoID, platoID]) {
                 let lineaID: Int64 = row["id"]
                 let total = (row["cantidad"] as Int) + cantidad
                 guard total <= PedidoRules.cantidades.upperBound else {
@@ -75,8 +74,7 @@ extension AppDatabase {
                 try db.cachedStatement(sql: "UPDATE linea_pedido SET cantidad = ? WHERE id = ?").execute(arguments: [total, lineaID])
                 return (try Self.linea(db, id: lineaID), false)
             }
-            try db.execute(sql: "INSERT INTO linea_pedido (pedido_id, plato_id, cantidad) VALUES (?, ?, ?)",
-                           arguments: [pedidoID, platoID, cantidad])
+            try db.cachedStatement(sql: "INSERT INTO linea_pedido (pedido_id, plato_id, cantidad) VALUES (?, ?, ?)").execute(arguments: [pedidoID, platoID, cantidad])
             return (try Self.linea(db, id: db.lastInsertedRowID), true)
         }
     }
@@ -121,8 +119,7 @@ extension AppDatabase {
                     precio_centimos = (SELECT precio_centimos FROM plato WHERE plato.id = linea_pedido.plato_id)
                 WHERE pedido_id = ?
                 """).execute(arguments: [pedidoID])
-            try db.execute(sql: "UPDATE pedido SET estado = 'realizado', fecha = ?, direccion = ?, telefono = ? WHERE id = ?",
-                           arguments: [now, direccion, telefono, pedidoID])
+            try db.cachedStatement(sql: "UPDATE pedido SET estado = 'realizado', fecha = ?, direccion = ?, telefono = ? WHERE id = ?").execute(arguments: [now, direccion, telefono, pedidoID])
             try Self.recordEvento(db, pedidoID: pedidoID, estado: .realizado, now: now)
             return try Self.load(db, id: pedidoID)
         }
@@ -142,8 +139,7 @@ extension AppDatabase {
         try orderWrite { db in
             var bound: (Int64, Int64) = (Int64.max, Int64.max)
             if let antes {
-                guard let row = try Row.fetchOne(db, sql: "SELECT fecha, id FROM pedido WHERE id = ? AND usuario_id = ? AND estado <> 'abierto'",
-                                                 arguments: [antes, usuarioID]) else {
+                guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT fecha, id FROM pedido WHERE id = ? AND usuario_id = ? AND estado <> 'abierto'"), arguments: [antes, usuarioID]) else {
                     throw OrderError.invalid(field: "antes", problem: "is not one of your placed orders")
                 }
                 bound = (row["fecha"], row["id"])

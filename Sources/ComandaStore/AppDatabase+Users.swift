@@ -16,13 +16,13 @@ extension AppDatabase {
                               now: Int64) throws(UserError) -> Usuario {
         let key = UserRules.loginKey(login)
         do {
-            return try writer.write { db in
-                if try Bool.fetchOne(db, sql: "SELECT 1 FROM usuario WHERE login_clave = ?", arguments: [key]) == true {
+            return try batchedWrite { db in
+                if try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM usuario WHERE login_clave = ?"), arguments: [key]) == true {
                     throw UserError.loginTaken
                 }
-                try db.execute(sql: """
+                try db.cachedStatement(sql: """
                     INSERT INTO usuario (nombre, login, login_clave, password_hash, rol, creado_en) VALUES (?, ?, ?, ?, ?, ?)
-                    """, arguments: [nombre, login, key, passwordHash, rol.rawValue, now])
+                    """).execute(arguments: [nombre, login, key, passwordHash, rol.rawValue, now])
                 return Usuario(id: db.lastInsertedRowID, nombre: nombre, login: login, rol: rol)
             }
         } catch let error as UserError {
@@ -37,7 +37,7 @@ extension AppDatabase {
     /// The user with this login (ignoring case), with the hash.
     public func usuario(login: String) throws(StoreError) -> StoredUsuario? {
         try read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM usuario WHERE login_clave = ?", arguments: [UserRules.loginKey(login)])
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM usuario WHERE login_clave = ?"), arguments: [UserRules.loginKey(login)])
                 .map(Self.stored)
         }
     }
@@ -45,7 +45,7 @@ extension AppDatabase {
     /// Sets a user's role.
     public func setRol(_ rol: Rol, usuarioID: Int64) throws(StoreError) {
         try write { db in
-            try db.execute(sql: "UPDATE usuario SET rol = ? WHERE id = ?", arguments: [rol.rawValue, usuarioID])
+            try db.cachedStatement(sql: "UPDATE usuario SET rol = ? WHERE id = ?").execute(arguments: [rol.rawValue, usuarioID])
         }
         sessions.removeAll()
     }
@@ -53,8 +53,7 @@ extension AppDatabase {
     /// Records a session for a token's hash.
     public func createSesion(tokenHash: [UInt8], usuarioID: Int64, now: Int64, expiresAt: Int64) throws(StoreError) {
         try write { db in
-            try db.execute(sql: "INSERT INTO sesion (token_hash, usuario_id, creada_en, expira_en) VALUES (?, ?, ?, ?)",
-                           arguments: [Data(tokenHash), usuarioID, now, expiresAt])
+            try db.cachedStatement(sql: "INSERT INTO sesion (token_hash, usuario_id, creada_en, expira_en) VALUES (?, ?, ?, ?)").execute(arguments: [Data(tokenHash), usuarioID, now, expiresAt])
         }
     }
 
@@ -87,7 +86,7 @@ extension AppDatabase {
     /// Ends a session: the token stops working at once.
     public func deleteSesion(tokenHash: [UInt8]) throws(StoreError) {
         try write { db in
-            try db.execute(sql: "DELETE FROM sesion WHERE token_hash = ?", arguments: [Data(tokenHash)])
+            try db.cachedStatement(sql: "DELETE FROM sesion WHERE token_hash = ?").execute(arguments: [Data(tokenHash)])
         }
         sessions.remove(tokenHash)
     }
@@ -95,14 +94,14 @@ extension AppDatabase {
     /// Adds a favourite (idempotent); `UserError.unknownPlato` for an unknown dish.
     public func addFavorito(usuarioID: Int64, platoID: Int64, now: Int64) throws(UserError) {
         do {
-            try writer.write { db in
-                guard try Bool.fetchOne(db, sql: "SELECT 1 FROM plato WHERE id = ? AND retirado_en IS NULL", arguments: [platoID]) == true else {
+            try batchedWrite { db in
+                guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM plato WHERE id = ? AND retirado_en IS NULL"), arguments: [platoID]) == true else {
                     throw UserError.unknownPlato
                 }
-                try db.execute(sql: """
+                try db.cachedStatement(sql: """
                     INSERT INTO favorito (usuario_id, plato_id, creado_en) VALUES (?, ?, ?)
                     ON CONFLICT(usuario_id, plato_id) DO NOTHING
-                    """, arguments: [usuarioID, platoID, now])
+                    """).execute(arguments: [usuarioID, platoID, now])
             }
         } catch let error as UserError {
             throw error
@@ -114,15 +113,14 @@ extension AppDatabase {
     /// Removes a favourite (idempotent).
     public func removeFavorito(usuarioID: Int64, platoID: Int64) throws(StoreError) {
         try write { db in
-            try db.execute(sql: "DELETE FROM favorito WHERE usuario_id = ? AND plato_id = ?", arguments: [usuarioID, platoID])
+            try db.cachedStatement(sql: "DELETE FROM favorito WHERE usuario_id = ? AND plato_id = ?").execute(arguments: [usuarioID, platoID])
         }
     }
 
     /// A user's favourite dish ids, in the order they were added.
     public func favoritos(usuarioID: Int64) throws(StoreError) -> [Int64] {
         try read { db in
-            try Int64.fetchAll(db, sql: "SELECT plato_id FROM favorito WHERE usuario_id = ? ORDER BY id",
-                               arguments: [usuarioID])
+            try Int64.fetchAll(db.cachedStatement(sql: "SELECT plato_id FROM favorito WHERE usuario_id = ? ORDER BY id"), arguments: [usuarioID])
         }
     }
 

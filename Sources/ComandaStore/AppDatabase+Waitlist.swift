@@ -59,7 +59,7 @@ extension AppDatabase {
     /// One party, on the list or not, with its guest's token; nil if unknown.
     public func hostParty(id: Int64) throws(StoreError) -> HostParty? {
         try read { db in
-            try Row.fetchOne(db, sql: "SELECT \(Self.partyColumns), guest_token FROM reservation WHERE id = ?", arguments: [id])
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.partyColumns), guest_token FROM reservation WHERE id = ?"), arguments: [id])
                 .map { HostParty(party: Self.reservation($0), guestToken: $0[8]) }
         }
     }
@@ -78,21 +78,19 @@ extension AppDatabase {
     /// time; seating one never called counts it ready at the seating time.
     public func move(id: Int64, _ move: PartyMove, now: Int64) throws(StoreError) -> Reservation? {
         try write { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT status FROM reservation WHERE id = ?", arguments: [id]),
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT status FROM reservation WHERE id = ?"), arguments: [id]),
                   let status = PartyStatus(rawValue: row[0]), let next = move.apply(to: status) else { return nil }
             switch move {
             case .ready:
-                try db.execute(sql: "UPDATE reservation SET status = ?, ready_time = COALESCE(ready_time, ?) WHERE id = ?",
-                               arguments: [next.rawValue, now, id])
+                try db.cachedStatement(sql: "UPDATE reservation SET status = ?, ready_time = COALESCE(ready_time, ?) WHERE id = ?").execute(arguments: [next.rawValue, now, id])
             case .seat:
-                try db.execute(sql: """
+                try db.cachedStatement(sql: """
                     UPDATE reservation SET status = ?, ready_time = COALESCE(ready_time, ?), removed_time = ? WHERE id = ?
-                    """, arguments: [next.rawValue, now, now, id])
+                    """).execute(arguments: [next.rawValue, now, now, id])
             case .leave:
-                try db.execute(sql: "UPDATE reservation SET status = ?, removed_time = ? WHERE id = ?",
-                               arguments: [next.rawValue, now, id])
+                try db.cachedStatement(sql: "UPDATE reservation SET status = ?, removed_time = ? WHERE id = ?").execute(arguments: [next.rawValue, now, id])
             }
-            return try Row.fetchOne(db, sql: "SELECT \(Self.partyColumns) FROM reservation WHERE id = ?", arguments: [id])
+            return try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.partyColumns) FROM reservation WHERE id = ?"), arguments: [id])
                 .map(Self.reservation)
         }
     }
@@ -102,9 +100,9 @@ extension AppDatabase {
     /// wait that ended inside them still counts).
     public func quoteHistory(now: Int64) throws(StoreError) -> [PastParty] {
         try read { db in
-            try Row.fetchAll(db, sql: """
+            try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT size, arrival_time, ready_time, removed_time FROM reservation WHERE arrival_time >= ?
-                """, arguments: [now - (WaitModel.historyDays + 1) * 86_400]).map {
+                """), arguments: [now - (WaitModel.historyDays + 1) * 86_400]).map {
                 PastParty(size: $0[0], arrival: $0[1], ready: $0[2], removed: $0[3])
             }
         }
@@ -114,15 +112,15 @@ extension AppDatabase {
     /// `since` (and did not leave), and how many left since then.
     public func waitStatistics(since: Int64, now: Int64) throws(StoreError) -> WaitStatistics {
         try read { db in
-            let served = try Row.fetchAll(db, sql: """
+            let served = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT size, arrival_time, ready_time, quoted_minutes FROM reservation
                 WHERE ready_time >= ? AND ready_time <= ? AND status != 'left'
-                """, arguments: [since, now]).map {
+                """), arguments: [since, now]).map {
                 WaitStatistics.Served(size: $0[0], wait: max(0, ($0[2] as Int64) - ($0[1] as Int64)), quotedMinutes: $0[3])
             }
-            let left = try Int.fetchOne(db, sql: """
+            let left = try Int.fetchOne(db.cachedStatement(sql: """
                 SELECT count(*) FROM reservation WHERE status = 'left' AND removed_time >= ? AND removed_time <= ?
-                """, arguments: [since, now]) ?? 0
+                """), arguments: [since, now]) ?? 0
             return WaitStatistics(served: served, left: left)
         }
     }
@@ -132,17 +130,17 @@ extension AppDatabase {
     public func queueHostKey(configured: String?, generate: () -> String) throws(StoreError) -> String {
         try write { db in
             if let configured {
-                try db.execute(sql: """
+                try db.cachedStatement(sql: """
                     INSERT INTO ajuste (clave, valor) VALUES ('queue_host_key', ?)
                     ON CONFLICT(clave) DO UPDATE SET valor = excluded.valor
-                    """, arguments: [configured])
+                    """).execute(arguments: [configured])
                 return configured
             }
-            if let stored = try String.fetchOne(db, sql: "SELECT valor FROM ajuste WHERE clave = 'queue_host_key'") {
+            if let stored = try String.fetchOne(db.cachedStatement(sql: "SELECT valor FROM ajuste WHERE clave = 'queue_host_key'")) {
                 return stored
             }
             let key = generate()
-            try db.execute(sql: "INSERT INTO ajuste (clave, valor) VALUES ('queue_host_key', ?)", arguments: [key])
+            try db.cachedStatement(sql: "INSERT INTO ajuste (clave, valor) VALUES ('queue_host_key', ?)").execute(arguments: [key])
             return key
         }
     }
@@ -166,7 +164,7 @@ extension AppDatabase {
     /// Every party ever added, with its times, oldest first (for analysis).
     public func reservationHistory() throws(StoreError) -> [ReservationHistory] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT id, arrival_time, ready_time, removed_time FROM reservation ORDER BY id").map {
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT id, arrival_time, ready_time, removed_time FROM reservation ORDER BY id")).map {
                 ReservationHistory(id: $0["id"], arrival: $0["arrival_time"], ready: $0["ready_time"], removed: $0["removed_time"])
             }
         }

@@ -20,12 +20,15 @@ public struct AppDatabase: Sendable {
     /// crash at start until a clean build).
     private final class Shared: Sendable {
         let writer: any DatabaseWriter
+        /// Every write goes through it (group commit).
+        let group: GroupWriter
         let sessions = SessionCache()
         /// Checkpoints a file database in the background while this lives.
         let checkpointer: Checkpointer?
 
         init(writer: any DatabaseWriter, checkpointer: Checkpointer?) {
             self.writer = writer
+            self.group = GroupWriter(writer)
             self.checkpointer = checkpointer
         }
     }
@@ -371,9 +374,22 @@ public struct AppDatabase: Sendable {
         do { return try writer.read(body) } catch { throw StoreError(error) }
     }
 
-    /// Runs a write transaction, mapping GRDB's errors to `StoreError`.
+    /// Runs `body` in the writer's next batch (`GroupWriter`): it returns
+    /// once the transaction holding its work has committed. What `body`
+    /// throws is rethrown as it is, its changes rolled back.
+    func batchedWrite<T>(_ body: (Database) throws -> T) throws -> T {
+        try shared.group.write(body)
+    }
+
+    /// Runs a batched write, mapping GRDB's errors to `StoreError`.
     func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-        do { return try writer.write(body) } catch let e as StoreError { throw e } catch { throw StoreError(error) }
+        do { return try batchedWrite(body) } catch let e as StoreError { throw e } catch { throw StoreError(error) }
+    }
+
+    /// Write transactions so far and the requests they held (group commit's
+    /// batches: requests ÷ batches is the mean batch).
+    public var writeBatches: (transactions: Int, requests: Int) {
+        (shared.group.batches.load(ordering: .relaxed), shared.group.batchedRequests.load(ordering: .relaxed))
     }
 }
 
