@@ -46,8 +46,11 @@ public final class ComandaApplication: HTTPResponder {
         let board = KitchenBoard(database: database, hub: hub)
         OrderRoutes.register(on: &router, users: users, database: database, board: board)
         KitchenRoutes.register(on: &router, database: database, board: board, zone: configuration.timeZone, now: now)
-        let waitlist = WaitlistService(database: database, now: now, minutesPerParty: configuration.minutosPorGrupo,
-                                       zone: configuration.timeZone, changed: { [logger] waitlist in
+        // The waitlist's streams carry its whole state: published after
+        // changes, coalesced (a burst sends the state after the last of them).
+        let published = Locked<WaitlistService?>(nil)
+        let publisher = Coalescer(label: "comanda.waitlist-events") { [logger] in
+            guard let waitlist = published.withLock({ $0 }) else { return }
             do {
                 try hub.publishState("reservations", event: "reservations") { try WaitlistRoutes.listBody(waitlist).body }
                 // Every change may move every guest's place: each listening guest gets theirs.
@@ -58,7 +61,10 @@ public final class ComandaApplication: HTTPResponder {
             } catch {
                 logger.error("could not publish the waitlist: \(String(reflecting: error))")
             }
-        })
+        }
+        let waitlist = WaitlistService(database: database, now: now, minutesPerParty: configuration.minutosPorGrupo,
+                                       zone: configuration.timeZone, changed: { _ in publisher.changed() })
+        published.withLock { $0 = waitlist }
         // The streams first: `/reservations/eventos` before `/reservations/:id`.
         LiveRoutes.register(on: &router, hub: hub, waitlist: waitlist, board: board, database: database, logger: logger)
         WaitlistRoutes.register(on: &router, waitlist: waitlist)

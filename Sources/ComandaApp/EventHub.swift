@@ -51,15 +51,43 @@ final class EventHub: Sendable {
         /// Taken out of the table (no subscribers left): subscribe again through the table.
         var retired = false
 
-        mutating func append(_ event: Event, capacity: Int) {
+        /// The bytes of the events in the ring.
+        var ringBytes = 0
+
+        /// Keeps `event`, and the events before it while there are fewer
+        /// than `capacity` and, but for the latest, their bytes stay within
+        /// `byteBudget`: a replay of more sends the connect event anyway,
+        /// so an older event could never be replayed (whole-state events of
+        /// a long list would otherwise hold `capacity` copies of it).
+        mutating func append(_ event: Event, capacity: Int, byteBudget: Int) {
             if ring.count < capacity {
                 ring.append(event)
             } else {
                 floor = ring[ringStart].id
+                ringBytes -= ring[ringStart].bytes.count
                 ring[ringStart] = event
                 ringStart = (ringStart + 1) % ring.count
             }
+            ringBytes += event.bytes.count
             last = event.id
+            if ringBytes > byteBudget && ring.count > 1 {
+                var kept = events(after: floor)[...]
+                while ringBytes > byteBudget && kept.count > 1, let oldest = kept.popFirst() {
+                    floor = oldest.id
+                    ringBytes -= oldest.bytes.count
+                }
+                ring = Array(kept)
+                ringStart = 0
+            }
+        }
+
+        /// Forgets every event: ids up to `id` can no longer be replayed.
+        mutating func skip(to id: Int64) {
+            ring.removeAll()
+            ringStart = 0
+            ringBytes = 0
+            floor = id
+            last = id
         }
 
         /// The ring's events with ids above `id`, oldest first.
@@ -111,15 +139,18 @@ final class EventHub: Sendable {
 
     /// One event as SSE text: `id`, `event`, and each line of `data`.
     static func format(id: Int64, event: String, data: String) -> [UInt8] {
-        var out = "id: \(id)\nevent: \(event)\n"
-        for line in data.split(separator: "\n", omittingEmptySubsequences: false) {
-            out += "data: "
-            out += line
-            out += "\n"
+        var out = Array("id: \(id)\nevent: \(event)\ndata: ".utf8)
+        out.reserveCapacity(out.count + data.utf8.count + 8)
+        // By bytes: a newline is one byte in UTF-8 and never part of another character.
+        for byte in data.utf8 {
+            out.append(byte)
+            if byte == UInt8(ascii: "\n") { out += Self.dataPrefix }
         }
-        out += "\n"
-        return Array(out.utf8)
+        out += [UInt8(ascii: "\n"), UInt8(ascii: "\n")]
+        return out
     }
+
+    private static let dataPrefix = Array("data: ".utf8)
 
     /// Adds a subscriber: `retry:`, then either the events after `lastEventID`
     /// (when the ring still holds all of them) or the connect event made by
@@ -186,9 +217,17 @@ final class EventHub: Sendable {
     /// Publishes the topic's whole state, made by `make` under the topic's
     /// lock: concurrent changes publish in the order they read the state, so
     /// the last event always carries the latest state.
+    ///
+    /// While nobody listens the state is not made: the topic's ids move on
+    /// past an empty ring, so whoever comes back with an older id gets the
+    /// connect event (the state then), never a replay with a gap.
     func publishState(_ name: String, event: String, make: () throws -> String) rethrows {
         guard let topic = topic(name, create: Self.isPermanent(name)) else { return }
         try topic.state.withLock { s in
+            guard !s.subscribers.isEmpty else {
+                s.skip(to: counter.add(1, ordering: .relaxed).newValue)
+                return
+            }
             emit(&s, event: event, data: try make())
         }
     }
@@ -196,7 +235,7 @@ final class EventHub: Sendable {
     private func emit(_ s: inout TopicState, event: String, data: String) {
         let id = counter.add(1, ordering: .relaxed).newValue
         let bytes = Self.format(id: id, event: event, data: data)
-        s.append(Event(id: id, bytes: bytes), capacity: ringSize)
+        s.append(Event(id: id, bytes: bytes), capacity: ringSize, byteBudget: Self.catchUpBudget)
         var gone: [ObjectIdentifier] = []
         for (key, sink) in s.subscribers where !sink.send(bytes, catchUp: false) { gone.append(key) }
         for key in gone { s.subscribers[key] = nil }

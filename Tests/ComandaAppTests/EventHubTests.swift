@@ -178,6 +178,9 @@ private struct Client {
     @Test func concurrentPublishersAndReconnectsKeepEveryClientConsistent() {
         let hub = EventHub(start: 0, ringSize: 16)
         let model = Counter()
+        // One screen listens throughout (else a change nobody hears is not even read).
+        let watcher = Recorder()
+        try? hub.subscribe("reservations", watcher, lastEventID: nil) { ("snap", model.current) }
         DispatchQueue.concurrentPerform(iterations: 8) { worker in
             if worker < 4 {
                 for _ in 0..<500 {
@@ -198,8 +201,48 @@ private struct Client {
                 client.finish(sink.text, seed: UInt64(worker), known: &known)
             }
         }
+        hub.unsubscribe("reservations", watcher)
         #expect(model.current == "2000")
+        #expect(blocks(watcher.text).dropFirst().compactMap(\.data) == ["0"] + (1...2000).map(String.init))
         #expect(hub.subscriberCount("reservations") == 0)
+    }
+
+    /// While nobody listens the state is not read, and whoever comes back
+    /// with an id from before gets the state then (a snapshot), not a replay
+    /// that would miss the changes nobody heard.
+    @Test func aChangeNobodyHearsIsNotReadAndTheNextClientGetsTheState() {
+        let hub = EventHub(start: 0)
+        let sink = Recorder()
+        try? hub.subscribe("reservations", sink, lastEventID: nil) { ("snap", "0") }
+        hub.publishState("reservations", event: "change") { "1" }
+        hub.unsubscribe("reservations", sink)
+        let seen = blocks(sink.text).last?.id.map(String.init)
+        let reads = Counter()
+        hub.publishState("reservations", event: "change") { reads.next() }
+        #expect(reads.current == "0")
+        let back = Recorder()
+        try? hub.subscribe("reservations", back, lastEventID: seen) { ("snap", "2") }
+        #expect(blocks(back.text).dropFirst().map(\.event) == ["snap"])
+    }
+
+    /// Whole-state events of a long list: the ring keeps no more than a
+    /// replay may send (1 MiB), so a client that missed more gets the
+    /// snapshot, and one that missed little its events.
+    @Test func theRingHoldsNoMoreThanAReplayMaySend() {
+        let hub = EventHub(start: 0)
+        let sink = Recorder()
+        try? hub.subscribe("reservations", sink, lastEventID: nil) { ("snap", "") }
+        let big = String(repeating: "x", count: 300 * 1024)
+        for i in 0..<10 { hub.publishState("reservations", event: "change") { "\(i)\(big)" } }
+        let ids = blocks(sink.text).compactMap(\.id)
+        func reconnect(after index: Int) -> [String?] {
+            let r = Recorder()
+            try? hub.subscribe("reservations", r, lastEventID: String(ids[index])) { ("snap", "now") }
+            return blocks(r.text).dropFirst().map(\.event)
+        }
+        #expect(reconnect(after: 8) == ["change", "change"])
+        #expect(reconnect(after: 7) == ["change", "change", "change"])
+        #expect(reconnect(after: 3) == ["snap"])
     }
 
     @Test func aStaleReportOfAKeyIsSkipped() {
