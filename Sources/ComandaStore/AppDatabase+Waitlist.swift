@@ -17,10 +17,9 @@ extension AppDatabase {
     public func addReservation(name: String, size: Int, now: Int64, token: String = GuestToken.generate(),
                                quote: (_ ahead: Int) -> WaitQuote) throws(StoreError) -> HostParty {
         try write { db in
-            let band = Self.sizeRange(SizeBand(size: size))
-            let ahead = try Int.fetchOne(db.cachedStatement(sql: """
-                SELECT count(*) FROM reservation WHERE removed_time IS NULL AND status = 'waiting' AND size BETWEEN ? AND ?
-                """), arguments: [band.lowerBound, band.upperBound]) ?? 0
+            // Kept by triggers (migration v10), so it costs the same however long the list.
+            let ahead = try Int.fetchOne(db.cachedStatement(sql: "SELECT parties FROM waiting_band WHERE band = ?"),
+                                         arguments: [SizeBand(size: size).rawValue]) ?? 0
             let q = quote(ahead)
             try db.cachedStatement(sql: """
                 INSERT INTO reservation (name, size, arrival_time, quoted_minutes, quote_basis, guest_token, guest_token_hash)
@@ -29,15 +28,6 @@ extension AppDatabase {
             let party = Reservation(id: db.lastInsertedRowID, name: name, size: size, arrivalTime: now, readyTime: nil,
                                     status: .waiting, quotedMinutes: max(0, q.minutes), quoteBasis: q.basis)
             return HostParty(party: party, guestToken: token)
-        }
-    }
-
-    static func sizeRange(_ band: SizeBand) -> ClosedRange<Int> {
-        switch band {
-        case .upTo2: 1...2
-        case .upTo4: 3...4
-        case .upTo6: 5...6
-        case .sevenPlus: 7...Int.max
         }
     }
 

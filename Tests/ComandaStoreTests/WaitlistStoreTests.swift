@@ -54,6 +54,58 @@ import Testing
         }
     }
 
+    /// Migration v10 counts the parties already waiting per size band, and
+    /// from then on its triggers keep the count through every add and move
+    /// (the quote's "parties ahead" reads it): after a random evening it is
+    /// still what counting the rows says.
+    @Test func waitingCountsPerBandFollowEveryChange() throws {
+        let folder = try makeTemporaryFolder("comanda-v10")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/comanda.sqlite"
+        do {
+            let old = try DatabaseQueue(path: path)
+            try AppDatabase.migrator.migrate(old, upTo: "v9-waitlist-guests")
+            try old.write { db in
+                try db.execute(sql: """
+                    INSERT INTO reservation (name, size, arrival_time, status, removed_time) VALUES
+                        ('a', 1, 1, 'waiting', NULL), ('b', 2, 1, 'waiting', NULL), ('c', 4, 1, 'waiting', NULL),
+                        ('d', 9, 1, 'waiting', NULL), ('e', 2, 1, 'ready', NULL), ('f', 2, 1, 'seated', 5)
+                    """)
+            }
+            try old.close()
+        }
+        let database = try AppDatabase.open(path: path)
+        func counted() throws -> ([Int], [Int]) {
+            try database.writer.read { db in
+                let kept = try Int.fetchAll(db, sql: "SELECT parties FROM waiting_band ORDER BY band")
+                let rows = try SizeBand.allCases.map { band in
+                    try Int.fetchAll(db, sql: "SELECT size FROM reservation WHERE removed_time IS NULL AND status = 'waiting'")
+                        .filter { SizeBand(size: $0) == band }.count
+                }
+                return (kept, rows)
+            }
+        }
+        #expect(try counted().0 == [2, 1, 0, 1])
+        var generator = SystemRandomNumberGenerator()
+        var ids: [Int64] = [1, 2, 3, 4, 5]
+        for step in 0..<400 {
+            if ids.isEmpty || Int.random(in: 0..<3, using: &generator) == 0 {
+                let size = Int.random(in: 1...12, using: &generator)
+                let party = try database.addReservation(name: "p\(step)", size: size, now: Int64(step), quote: Self.rule).party
+                #expect(party.quotedMinutes == 10 * (try counted().0[SizeBand(size: size).rawValue]), "step \(step)")
+                ids.append(party.id)
+            } else {
+                let id = ids.randomElement(using: &generator) ?? 1
+                if try database.move(id: id, PartyMove.allCases.randomElement(using: &generator) ?? .seat, now: Int64(step)) == nil {
+                    ids.removeAll { $0 == id }
+                }
+            }
+            let (kept, rows) = try counted()
+            #expect(kept == rows, "step \(step)")
+            if kept != rows { break }
+        }
+    }
+
     static func rule(_ ahead: Int) -> WaitQuote { WaitQuote(minutes: 10 * (ahead + 1), basis: "regla") }
 
     /// The moves of the contract, against the file: each time kept where it
