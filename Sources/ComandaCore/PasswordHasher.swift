@@ -72,16 +72,43 @@ public enum ConstantTime {
     }
 }
 
+/// Random bytes from the system's secure generator, written in URL-safe
+/// base64 without padding (RFC 4648 §5). By hand: Foundation's encoder
+/// and three string replacements cost more than the rest of adding a party.
+public enum RandomToken {
+    /// `byteCount` random bytes as URL-safe base64 (⌈4n/3⌉ characters).
+    public static func urlSafe(byteCount: Int) -> String {
+        var rng = SystemRandomNumberGenerator()
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(byteCount + 8)
+        while bytes.count < byteCount {
+            withUnsafeBytes(of: rng.next() as UInt64) { bytes += $0 }
+        }
+        return base64URL(bytes[..<byteCount])
+    }
+
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    /// `bytes` in URL-safe base64 without padding.
+    public static func base64URL(_ bytes: ArraySlice<UInt8>) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count * 4 + 2) / 3)
+        var i = bytes.startIndex
+        while i < bytes.endIndex {
+            let n = min(3, bytes.endIndex - i)
+            let b0 = UInt32(bytes[i]), b1 = n > 1 ? UInt32(bytes[i + 1]) : 0, b2 = n > 2 ? UInt32(bytes[i + 2]) : 0
+            let word = b0 << 16 | b1 << 8 | b2
+            for k in 0...n { out.append(alphabet[Int(word >> (18 - 6 * UInt32(k)) & 0x3F)]) }
+            i += n
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
 /// Session tokens: 256 random bits, sent once, stored only as their SHA-256.
 public enum SessionToken {
     /// A new token (URL-safe base64, 43 characters).
-    public static func generate() -> String {
-        var rng = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &rng) }
-        return Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
+    public static func generate() -> String { RandomToken.urlSafe(byteCount: 32) }
 
     /// The stored form of a token.
     public static func hash(_ token: String) -> [UInt8] {
@@ -94,13 +121,7 @@ public enum SessionToken {
 /// lookup's time does not depend on how much of a guessed token is right.
 public enum GuestToken {
     /// A new token (URL-safe base64, 22 characters).
-    public static func generate() -> String {
-        var rng = SystemRandomNumberGenerator()
-        let bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &rng) }
-        return Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
+    public static func generate() -> String { RandomToken.urlSafe(byteCount: 16) }
 
     /// How it is looked up.
     public static func hash(_ token: String) -> [UInt8] {
