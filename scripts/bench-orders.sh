@@ -5,7 +5,8 @@
 # scripts/orders.lua: POST /pedidos/{id}/lineas (+1 of the dish) and
 # PUT /pedidos/{id}/lineas/{linea} (back to 1), alternating, spread over the
 # 64 users. SQLite: WAL, synchronous = NORMAL unless asked (every change is one write
-# transaction; acknowledged changes survive kill -9: DurabilityTests).
+# transaction; acknowledged changes survive kill -9: DurabilityTests). Also prints
+# how many requests each write transaction held (group commit, /metrics).
 # Prints wrk's figures and checks every line still holds 1..100.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,7 +46,12 @@ with open(out, "w") as f:
 PY
 cat "$WORK/users.lua" scripts/orders.lua > "$WORK/run.lua"
 taskset -c 1 wrk -t1 -c64 -d2s -s "$WORK/run.lua" "http://127.0.0.1:$PORT" >/dev/null
+# Group commit: write transactions and the requests they held, during the run.
+writes() { curl -sf "http://127.0.0.1:$PORT/metrics" | awk '/^comanda_db_write_transactions_total/{t=$2}/^comanda_db_write_requests_total/{r=$2}END{print t+0, r+0}'; }
+read -r T0 R0 < <(writes)
 taskset -c 1 wrk -t1 -c64 -d10s --latency -s "$WORK/run.lua" "http://127.0.0.1:$PORT" | grep -E 'Requests/sec|50%|99%|Non-2xx|Socket|requests in'
+read -r T1 R1 < <(writes)
+awk -v t=$((T1 - T0)) -v r=$((R1 - R0)) 'BEGIN { printf "writes: %d requests in %d transactions (%.1f per transaction)\n", r, t, t ? r / t : 0 }'
 python3 - "$WORK/orders.sqlite" <<'PY'
 import os, sqlite3, sys
 db = sqlite3.connect(sys.argv[1])

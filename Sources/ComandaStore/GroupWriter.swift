@@ -91,7 +91,13 @@ final class GroupWriter: @unchecked Sendable {
             job.lead = true
         }
         while !job.done {
-            // Leading: take what waits (this job is first), run it, hand over.
+            // Leading: let the threads that are ready to write reach the
+            // queue first (without this, on a busy core a batch is mostly
+            // the leader alone), then take what waits (this job is first),
+            // run it, hand over.
+            pthread_mutex_unlock(mutex)
+            sched_yield()
+            pthread_mutex_lock(mutex)
             let batch = Array(waiting.prefix(Self.maxBatch))
             waiting.removeFirst(batch.count)
             pthread_mutex_unlock(mutex)
