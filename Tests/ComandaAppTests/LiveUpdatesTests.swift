@@ -162,7 +162,8 @@ import Testing
             let far = try TestClient(port: port)
             _ = try far.openStream("/reservations/eventos", headers: [("Last-Event-ID", start.id ?? "")])
             let snapshot = try far.readDataEvent()
-            #expect(snapshot.id == ids.last)
+            // The latest state (a publish owed after the last change may repeat it under a later id).
+            #expect((Int64(snapshot.id ?? "") ?? 0) >= (Int64(ids.last ?? "") ?? .max))
             #expect(snapshot.event == "reservations")
             #expect((((snapshot.json as? [String: Any])?["reservations"]) as? [Any])?.count == 0)
         }
