@@ -48,23 +48,22 @@ public final class ComandaApplication: HTTPResponder {
         KitchenRoutes.register(on: &router, database: database, board: board, zone: configuration.timeZone, now: now)
         // The waitlist's streams carry its whole state: published after
         // changes, coalesced (a burst sends the state after the last of them).
-        let published = Locked<WaitlistService?>(nil)
-        let publisher = Coalescer(label: "comanda.waitlist-events") { [logger] in
-            guard let waitlist = published.withLock({ $0 }) else { return }
-            do {
-                try hub.publishState("reservations", event: "reservations") { try WaitlistRoutes.listBody(waitlist).body }
-                // Every change may move every guest's place: each listening guest gets theirs.
-                for topic in hub.topicNames(prefix: "espera/") {
-                    guard let id = Int64(topic.dropFirst("espera/".count)) else { continue }
-                    try hub.publishState(topic, event: "estado") { try WaitlistRoutes.estadoBody(id: id, waitlist) }
-                }
-            } catch {
-                logger.error("could not publish the waitlist: \(String(reflecting: error))")
-            }
-        }
+        let publisher = Coalescer(label: "comanda.waitlist-events")
         let waitlist = WaitlistService(database: database, now: now, minutesPerParty: configuration.minutosPorGrupo,
-                                       zone: configuration.timeZone, changed: { _ in publisher.changed() })
-        published.withLock { $0 = waitlist }
+                                       zone: configuration.timeZone, changed: { [logger] waitlist in
+            publisher.changed {
+                do {
+                    try hub.publishState("reservations", event: "reservations") { try WaitlistRoutes.listBody(waitlist).body }
+                    // Every change may move every guest's place: each listening guest gets theirs.
+                    for topic in hub.topicNames(prefix: "espera/") {
+                        guard let id = Int64(topic.dropFirst("espera/".count)) else { continue }
+                        try hub.publishState(topic, event: "estado") { try WaitlistRoutes.estadoBody(id: id, waitlist) }
+                    }
+                } catch {
+                    logger.error("could not publish the waitlist: \(String(reflecting: error))")
+                }
+            }
+        })
         // The streams first: `/reservations/eventos` before `/reservations/:id`.
         LiveRoutes.register(on: &router, hub: hub, waitlist: waitlist, board: board, database: database, logger: logger)
         WaitlistRoutes.register(on: &router, waitlist: waitlist)

@@ -42,8 +42,6 @@ final class HTTPConnection: @unchecked Sendable {
 
     /// The request being answered on the blocking pool (state `awaiting`).
     private var awaited: AwaitedRequest?
-    /// The pool's answer, handed over from its thread.
-    private let answered = Locked<HTTPResponse?>(nil)
     /// Reading is paused while awaiting (the client sent too much ahead, or shut its side).
     private var readingPaused = false
     /// The client shut its side while its request was being answered.
@@ -186,9 +184,7 @@ final class HTTPConnection: @unchecked Sendable {
             awaited = AwaitedRequest(request: request, started: DispatchTime.now().uptimeNanoseconds)
             let responder = server.responder
             pool.submit { [self] in
-                let response = responder.respond(to: request)
-                answered.withLock { $0 = response }
-                worker.wake(self)
+                worker.wake(self, answer: responder.respond(to: request))
             }
             return
         }
@@ -198,8 +194,8 @@ final class HTTPConnection: @unchecked Sendable {
 
     /// The pool's answer has arrived (on the worker queue): it is written,
     /// and requests that arrived meanwhile are answered.
-    private func finishAwaited() {
-        guard state == .awaiting, let awaited, let response = answered.withLock({ $0.take() }) else { return }
+    private func finishAwaited(_ response: HTTPResponse) {
+        guard state == .awaiting, let awaited else { return }
         self.awaited = nil
         state = .open
         lastActivity = DispatchTime.now().uptimeNanoseconds
@@ -279,8 +275,8 @@ final class HTTPConnection: @unchecked Sendable {
 
     /// Something from another thread is ready for this connection (on the
     /// worker queue): a stream's bytes, or the pool's answer.
-    func woken() {
-        if state == .awaiting { finishAwaited() } else { pumpStream() }
+    func woken(answer: HTTPResponse?) {
+        if let answer { finishAwaited(answer) } else { pumpStream() }
     }
 
     /// Moves what the stream's sink holds into the output and writes it

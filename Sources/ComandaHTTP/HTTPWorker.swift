@@ -32,7 +32,7 @@ final class HTTPWorker: @unchecked Sendable {
     private let readyFDs = UnsafeMutablePointer<Int32>.allocate(capacity: HTTPWorker.batch)
     private let readyEvents = UnsafeMutablePointer<UInt32>.allocate(capacity: HTTPWorker.batch)
     /// Streams with bytes to write, from any thread; pumped on `queue` in one go.
-    private let woken = Locked<[HTTPConnection]>([])
+    private let woken = Locked<[(connection: HTTPConnection, answer: HTTPResponse?)]>([])
 
     init(index: Int, sweepInterval: Double) throws(SocketError) {
         queue = DispatchQueue(label: "comanda.worker.\(index)")
@@ -126,9 +126,10 @@ final class HTTPWorker: @unchecked Sendable {
 
     /// A stream has bytes to write (called from any thread). Publishing one
     /// event to thousands of streams schedules one block per worker, not one per stream.
-    func wake(_ connection: HTTPConnection) {
+    /// With an `answer`: the blocking pool's answer to the connection's request.
+    func wake(_ connection: HTTPConnection, answer: HTTPResponse? = nil) {
         let first = woken.withLock { list in
-            list.append(connection)
+            list.append((connection, answer))
             return list.count == 1
         }
         if first { queue.async { [self] in pumpWoken() } }
@@ -140,7 +141,7 @@ final class HTTPWorker: @unchecked Sendable {
             list = []
             return taken
         }
-        for connection in list { connection.woken() }
+        for (connection, answer) in list { connection.woken(answer: answer) }
     }
 
     /// Forgets a connection whose socket is being closed.

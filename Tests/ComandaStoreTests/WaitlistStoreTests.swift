@@ -10,23 +10,13 @@ import Testing
     /// party of a database made by an older version keeps its id and times,
     /// and the next party continues after the highest id.
     @Test func partiesKeepTheirIdsAcrossTheRowidMigration() throws {
-        let folder = try makeTemporaryFolder("comanda-v5")
+        let (database, folder) = try Self.openAfter("v4-orders", """
+            INSERT INTO reservation (id, name, size, arrival_time, ready_time, removed_time) VALUES
+                (7, 'Núñez 👨‍👩‍👧', 4, 100, NULL, NULL),
+                (8, 'Seated', 2, 110, 120, 130),
+                (9, 'Ready', 3, 140, 150, NULL)
+            """)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let path = folder + "/comanda.sqlite"
-        do {
-            let old = try DatabaseQueue(path: path)
-            try AppDatabase.migrator.migrate(old, upTo: "v4-orders")
-            try old.write { db in
-                try db.execute(sql: """
-                    INSERT INTO reservation (id, name, size, arrival_time, ready_time, removed_time) VALUES
-                        (7, 'Núñez 👨‍👩‍👧', 4, 100, NULL, NULL),
-                        (8, 'Seated', 2, 110, 120, 130),
-                        (9, 'Ready', 3, 140, 150, NULL)
-                    """)
-            }
-            try old.close()
-        }
-        let database = try AppDatabase.open(path: path)
         let listed = try database.listedReservations().sorted { $0.id < $1.id }
         let before = "Llegó antes de que se citaran las esperas: sin cita."
         #expect(listed == [Reservation(id: 7, name: "Núñez 👨‍👩‍👧", size: 4, arrivalTime: 100, readyTime: nil, quoteBasis: before),
@@ -59,22 +49,12 @@ import Testing
     /// (the quote's "parties ahead" reads it): after a random evening it is
     /// still what counting the rows says.
     @Test func waitingCountsPerBandFollowEveryChange() throws {
-        let folder = try makeTemporaryFolder("comanda-v10")
+        let (database, folder) = try Self.openAfter("v9-waitlist-guests", """
+            INSERT INTO reservation (name, size, arrival_time, status, removed_time) VALUES
+                ('a', 1, 1, 'waiting', NULL), ('b', 2, 1, 'waiting', NULL), ('c', 4, 1, 'waiting', NULL),
+                ('d', 9, 1, 'waiting', NULL), ('e', 2, 1, 'ready', NULL), ('f', 2, 1, 'seated', 5)
+            """)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let path = folder + "/comanda.sqlite"
-        do {
-            let old = try DatabaseQueue(path: path)
-            try AppDatabase.migrator.migrate(old, upTo: "v9-waitlist-guests")
-            try old.write { db in
-                try db.execute(sql: """
-                    INSERT INTO reservation (name, size, arrival_time, status, removed_time) VALUES
-                        ('a', 1, 1, 'waiting', NULL), ('b', 2, 1, 'waiting', NULL), ('c', 4, 1, 'waiting', NULL),
-                        ('d', 9, 1, 'waiting', NULL), ('e', 2, 1, 'ready', NULL), ('f', 2, 1, 'seated', 5)
-                    """)
-            }
-            try old.close()
-        }
-        let database = try AppDatabase.open(path: path)
         func counted() throws -> ([Int], [Int]) {
             try database.writer.read { db in
                 let kept = try Int.fetchAll(db, sql: "SELECT parties FROM waiting_band ORDER BY band")
@@ -104,6 +84,18 @@ import Testing
             #expect(kept == rows, "step \(step)")
             if kept != rows { break }
         }
+    }
+
+    /// A database made by an older version (migrated up to `migration`,
+    /// then `sql`), opened by this one: the later migrations run on it.
+    static func openAfter(_ migration: String, _ sql: String) throws -> (AppDatabase, folder: String) {
+        let folder = try makeTemporaryFolder("comanda-migration")
+        let path = folder + "/comanda.sqlite"
+        let old = try DatabaseQueue(path: path)
+        try AppDatabase.migrator.migrate(old, upTo: migration)
+        try old.write { try $0.execute(sql: sql) }
+        try old.close()
+        return (try AppDatabase.open(path: path), folder)
     }
 
     static func rule(_ ahead: Int) -> WaitQuote { WaitQuote(minutes: 10 * (ahead + 1), basis: "regla") }
