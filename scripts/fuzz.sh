@@ -14,7 +14,7 @@ SRC=Sources/ComandaHTTP
 swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name ComandaHTTP -package-name comanda \
   -I Sources/CSystem/include -Xcc -fmodule-map-file=Sources/CZlib/module.modulemap \
   "$SRC/HTTPRequestParser.swift" "$SRC/HTTPRequest.swift" "$SRC/HTTPHeaders.swift" "$SRC/HTTPMethod.swift" \
-  "$SRC/HTTPParseError.swift" "$SRC/HTTPLimits.swift" "$SRC/HTTPStatus.swift" "$SRC/HTTPResponse.swift" "$SRC/ResponseStream.swift" "$SRC/Locked.swift" \
+  "$SRC/HTTPParseError.swift" "$SRC/HTTPLimits.swift" "$SRC/HTTPStatus.swift" "$SRC/HTTPResponse.swift" "$SRC/ResponseStream.swift" "$SRC/PendingResponse.swift" "$SRC/Locked.swift" \
   "$SRC/PercentDecoding.swift" Tests/Fuzz/FuzzRequestParser.swift -o "$OUT/fuzz-parser"
 cp -n Tests/Fuzz/corpus/* "$OUT/corpus/" 2>/dev/null || true
 if [ "${TARGET:-parser}" = parser ]; then

@@ -4,6 +4,9 @@
 #include <sys/epoll.h>
 #include <errno.h>
 #include <sys/socket.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+#include <stdint.h>
 #include "csystem.h"
 
 int comanda_accept_nonblocking(int fd) {
@@ -62,4 +65,20 @@ int comanda_epoll_wait(int epfd, int32_t *fds, uint32_t *events, int max, int ti
         events[i] = e;
     }
     return n;
+}
+
+int comanda_eventfd(void) {
+    return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+}
+
+void comanda_eventfd_signal(int fd) {
+    uint64_t one = 1;
+    ssize_t n;
+    do { n = write(fd, &one, sizeof one); } while (n < 0 && errno == EINTR);
+}
+
+void comanda_eventfd_clear(int fd) {
+    uint64_t value;
+    ssize_t n;
+    do { n = read(fd, &value, sizeof value); } while (n < 0 && errno == EINTR);
 }

@@ -88,34 +88,46 @@ public final class ComandaApplication: HTTPResponder {
         router.entries.map { RouteEntry(method: $0.method, pattern: $0.pattern, access: $0.handler.access) }
     }
 
-    /// Whether a request may wait (on the writer, on a password hash): every
-    /// method but GET, HEAD and OPTIONS, which only read. The server answers
-    /// those on its blocking threads, so that writes waiting for their batch
-    /// to commit never stall the event loop, and the writer finds them
-    /// waiting together (group commit).
+    /// Whether a request may wait (on the writer, on a password hash): its
+    /// route says so (by default every route whose method writes; a write
+    /// that answers later does not wait). The server answers those on its
+    /// blocking threads, so that no event loop stalls on them. GET, HEAD and
+    /// OPTIONS never block, and are not looked up twice.
     public func mayBlock(_ request: HTTPRequest) -> Bool {
         switch request.method {
         case .GET, .HEAD, .OPTIONS: return false
-        default: return true
+        default:
+            guard case .found(let route, _, _) = router.match(request.method, path: request.path) else { return false }
+            return route.blocks
         }
     }
 
-    /// Answers one request.
+    /// Answers one request. An answer that a route gives later comes back
+    /// `pending` (the server waits for it without a thread; `settled()`
+    /// waits for it in-process).
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         let started = ContinuousClock.now
-        let (answer, routeName) = route(request)
+        let (answer, routeName) = route(request, started: started)
+        // Finished when given (RouteRequest.later).
+        if answer.pending != nil { return answer }
+        return finish(answer, for: request, route: routeName, started: started)
+    }
+
+    /// Gzip and conditional GET applied, the metrics told: the last step of every answer.
+    func finish(_ answer: HTTPResponse, for request: HTTPRequest, route: String, started: ContinuousClock.Instant) -> HTTPResponse {
         let response = ConditionalGzip.finish(answer, for: request)
         let elapsed = ContinuousClock.now - started
         let nanos = UInt64(max(0, elapsed.components.seconds)) * 1_000_000_000 + UInt64(max(0, elapsed.components.attoseconds / 1_000_000_000))
-        metrics.record(route: routeName, method: request.method, status: response.status.code, nanoseconds: nanos)
+        metrics.record(route: route, method: request.method, status: response.status.code, nanoseconds: nanos)
         return response
     }
 
     /// The answer and the route it counts under (the pattern, never the raw path).
-    private func route(_ request: HTTPRequest) -> (HTTPResponse, String) {
+    private func route(_ request: HTTPRequest, started: ContinuousClock.Instant) -> (HTTPResponse, String) {
         switch router.match(request.method, path: request.path) {
         case .found(let route, let parameters, let pattern):
-            return (answer(request, route, parameters), pattern)
+            let finisher = AnswerFinisher(application: self, pattern: pattern, started: started)
+            return (answer(request, route, parameters, finisher), pattern)
         case .methodNotAllowed(let allowed):
             return (methodNotAllowed(request, allowed), "unmatched")
         case .badPath:
@@ -129,7 +141,8 @@ public final class ComandaApplication: HTTPResponder {
     /// The one place where a route's access is checked: the token for `user`
     /// and `staff` routes, the role for `staff` ones (`gerente` passes every
     /// staff check), before the handler runs.
-    private func answer(_ request: HTTPRequest, _ route: Route, _ parameters: PathParameters) -> HTTPResponse {
+    private func answer(_ request: HTTPRequest, _ route: Route, _ parameters: PathParameters,
+                        _ finisher: AnswerFinisher) -> HTTPResponse {
         do {
             var session: Session?
             // A stream's ticket (EventSource cannot send a token): used up
@@ -141,19 +154,23 @@ public final class ComandaApplication: HTTPResponder {
                 if case .staff(let rol) = route.access, !usuario.rol.passes(rol) { throw UserError.forbidden }
                 session = Session(usuario: usuario, tokenHash: hash)
             }
-            return try route.handler(RouteRequest(http: request, params: parameters, session: session))
-        } catch let error as APIError {
-            return error.response
-        } catch let error as UserError {
-            return APIError(error).response
-        } catch let error as WaitlistError {
-            return APIError(error).response
-        } catch let error as OrderError {
-            return APIError(error).response
-        } catch let error as PlatoError {
-            return APIError(error).response
+            return try route.handler(RouteRequest(http: request, params: parameters, session: session, finisher: finisher))
         } catch {
-            return internalError(error, request: request)
+            return errorResponse(error, request: request)
+        }
+    }
+
+    /// The one mapping of what a handler throws (now or later) to its answer:
+    /// the contract's errors as they say, anything else a 500 that names
+    /// nothing of ours but a request id for the log.
+    func errorResponse(_ error: any Error, request: HTTPRequest) -> HTTPResponse {
+        switch error {
+        case let error as APIError: return error.response
+        case let error as UserError: return APIError(error).response
+        case let error as WaitlistError: return APIError(error).response
+        case let error as OrderError: return APIError(error).response
+        case let error as PlatoError: return APIError(error).response
+        default: return internalError(error, request: request)
         }
     }
 

@@ -41,7 +41,8 @@ enum OrderRoutes {
             try database.cancelPedido(pedidoID: try id(params, "id"), usuarioID: usuario.id)
             return HTTPResponse(status: .noContent)
         }
-        router.add(.POST, "/pedidos/:id/lineas", .user) { r in
+        // The lines' writes are answered once their batch has committed, holding no thread meanwhile.
+        router.add(.POST, "/pedidos/:id/lineas", .user, blocks: false) { r in
             let usuario = try r.usuario
             let request = r.http
             let params = r.params
@@ -49,19 +50,22 @@ enum OrderRoutes {
             let body = try JSONBody(request)
             let platoID = try body.int("plato_id")
             let cantidad = try PedidoRules.cantidad(try body.optionalInt("cantidad") ?? 1)
-            let (linea, created) = try database.addLinea(pedidoID: pedidoID, usuarioID: usuario.id,
-                                                         platoID: Int64(platoID), cantidad: cantidad)
-            return HTTPResponse.json(OrderJSON.linea(linea), status: created ? .created : .ok)
+            return r.after(database.addingLinea(pedidoID: pedidoID, usuarioID: usuario.id,
+                                                platoID: Int64(platoID), cantidad: cantidad)) { linea, created in
+                HTTPResponse.json(OrderJSON.linea(linea), status: created ? .created : .ok)
+            }
         }
-        router.add(.PUT, "/pedidos/:id/lineas/:linea_id", .user) { r in
+        router.add(.PUT, "/pedidos/:id/lineas/:linea_id", .user, blocks: false) { r in
             let usuario = try r.usuario
             let request = r.http
             let params = r.params
             let pedidoID = try id(params, "id")
             let lineaID = try id(params, "linea_id", missing: .lineaNotFound)
             let cantidad = try PedidoRules.cantidad(try JSONBody(request).int("cantidad"))
-            return HTTPResponse.json(OrderJSON.linea(try database.setCantidad(pedidoID: pedidoID, usuarioID: usuario.id,
-                                                                       lineaID: lineaID, cantidad: cantidad)))
+            return r.after(database.settingCantidad(pedidoID: pedidoID, usuarioID: usuario.id,
+                                                    lineaID: lineaID, cantidad: cantidad)) { linea in
+                HTTPResponse.json(OrderJSON.linea(linea))
+            }
         }
         router.add(.DELETE, "/pedidos/:id/lineas/:linea_id", .user) { r in
             let usuario = try r.usuario

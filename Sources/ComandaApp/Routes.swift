@@ -1,5 +1,6 @@
 import ComandaCore
 import ComandaHTTP
+import ComandaStore
 
 /// Who may call a route. It is said when the route is registered and checked
 /// in one place (`ComandaApplication`) before the handler runs; no handler
@@ -44,6 +45,8 @@ struct RouteRequest: Sendable {
     let http: HTTPRequest
     let params: PathParameters
     let session: Session?
+    /// Finishes an answer given later as every answer is finished.
+    let finisher: AnswerFinisher
 
     /// The caller. Only `anyone` routes have none; asking there is a 401.
     var usuario: Usuario {
@@ -51,6 +54,37 @@ struct RouteRequest: Sendable {
             guard let session else { throw UserError.unauthenticated }
             return session.usuario
         }
+    }
+
+    /// The answer to `write`, made by `answer` once the write has committed,
+    /// without holding a thread meanwhile: the write is handed to the
+    /// store's writer, and the connection waits for the answer without a
+    /// thread. What `answer` throws is mapped as a handler's thrown error is.
+    func after<T>(_ write: PendingWrite<T>, _ answer: @escaping @Sendable (T) throws -> HTTPResponse) -> HTTPResponse {
+        let pending = PendingResponse()
+        let finisher = finisher, http = http
+        write.then { result in
+            pending.answer(finisher.finish(Result { try answer(result.get()) }, for: http))
+        }
+        return .later(pending)
+    }
+}
+
+/// Finishes an answer that is given later like one given at once: errors
+/// mapped, gzip and conditional GET applied, the metrics told.
+struct AnswerFinisher: Sendable {
+    unowned let application: ComandaApplication
+    /// The route's pattern (what the metrics count under).
+    let pattern: String
+    let started: ContinuousClock.Instant
+
+    func finish(_ result: Result<HTTPResponse, any Error>, for request: HTTPRequest) -> HTTPResponse {
+        let answer: HTTPResponse
+        switch result {
+        case .success(let response): answer = response
+        case .failure(let error): answer = application.errorResponse(error, request: request)
+        }
+        return application.finish(answer, for: request, route: pattern, started: started)
     }
 }
 
@@ -63,6 +97,10 @@ struct Route: Sendable {
     let access: Access
     /// A stream: it also takes `?ticket=` in place of the token.
     var isStream = false
+    /// Its handler may block (waits for a write, hashes a password): the
+    /// server runs it on a blocking thread. A write that answers `later`
+    /// does not block.
+    var blocks = false
     let handler: RouteHandler
 }
 
@@ -70,9 +108,14 @@ struct Route: Sendable {
 struct Routes: Sendable {
     private(set) var router = Router<Route>()
 
-    /// Adds a route; `pattern` is like `/platos/:id`.
-    mutating func add(_ method: HTTPMethod, _ pattern: String, _ access: Access, _ handler: @escaping RouteHandler) {
-        router.add(method, pattern, Route(access: access, handler: handler))
+    /// Adds a route; `pattern` is like `/platos/:id`. `blocks`: whether the
+    /// handler may block; by default, when the method writes (every method
+    /// but GET, HEAD and OPTIONS), since such a handler waits for its write
+    /// to commit. A handler that answers `later` says false.
+    mutating func add(_ method: HTTPMethod, _ pattern: String, _ access: Access, blocks: Bool? = nil,
+                      _ handler: @escaping RouteHandler) {
+        let writes = method != .GET && method != .HEAD && method != .OPTIONS
+        router.add(method, pattern, Route(access: access, blocks: blocks ?? writes, handler: handler))
     }
 
     /// Adds a stream (`GET`): like `add`, and `?ticket=` authenticates it too.

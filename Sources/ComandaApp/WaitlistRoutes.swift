@@ -10,10 +10,12 @@ enum WaitlistRoutes {
             let (body, tag) = try listBody(waitlist)
             return tagged(.json(body), tag)
         }
-        router.add(.POST, "/reservations", .staff(.anfitrion)) { r in
+        // Answered once the party's batch has committed, holding no thread meanwhile.
+        router.add(.POST, "/reservations", .staff(.anfitrion), blocks: false) { r in
             let body = try JSONBody(r.http)
-            let party = try waitlist.add(name: try body.string("name"), size: try body.int("size"))
-            return .json(Self.json(party.party, guestToken: party.guestToken), status: .created)
+            return r.after(try waitlist.adding(name: try body.string("name"), size: try body.int("size"))) { party in
+                .json(Self.json(party.party, guestToken: party.guestToken), status: .created)
+            }
         }
         // Before `/reservations/:id`, which would otherwise take it.
         router.add(.GET, "/reservations/estadisticas", .staff(.anfitrion)) { r in

@@ -34,16 +34,18 @@ final class WaitlistService: Sendable {
     }
 
     /// Adds a party, quoted from the restaurant's history.
-    func add(name rawName: String, size rawSize: Int) throws -> HostParty {
+    func add(name: String, size: Int) throws -> HostParty { try adding(name: name, size: size).wait() }
+
+    /// `add` as a write to wait for or to hand on: a bad name or size is
+    /// thrown at once; the live updates hear once the party is committed.
+    func adding(name rawName: String, size rawSize: Int) throws -> PendingWrite<HostParty> {
         let name = try Waitlist.name(rawName)
         let size = try Waitlist.size(rawSize)
         let time = now()
         let model = try quoteModel(at: time)
-        let party = try database.addReservation(name: name, size: size, now: time) { ahead in
+        return database.addingReservation(name: name, size: size, now: time) { ahead in
             model.quote(size: size, ahead: ahead, at: time)
-        }
-        changed(self)
-        return party
+        }.whenCommitted { [self] _ in changed(self) }
     }
 
     /// The model for quotes at `time`: learnt once an hour (from the history

@@ -10,8 +10,7 @@ import Darwin
 /// jobs beyond that wait in order. A pthread mutex and condition, which the
 /// thread sanitizer understands.
 final class BlockingPool: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let mutex = ConditionLock()
     private let maxThreads: Int
     // Guarded by `mutex`.
     private var jobs: [@Sendable () -> Void] = []
@@ -22,50 +21,41 @@ final class BlockingPool: @unchecked Sendable {
 
     init(maxThreads: Int) {
         self.maxThreads = max(1, maxThreads)
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(condition, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        condition.deallocate()
-        mutex.deallocate()
     }
 
     /// Runs `job` on one of the pool's threads, in turn.
     func submit(_ job: @escaping @Sendable () -> Void) {
-        pthread_mutex_lock(mutex)
+        mutex.lock()
         jobs.append(job)
         let start = idle == 0 && threads < maxThreads
         if start { threads += 1 }
-        if idle > 0 { pthread_cond_signal(condition) }
-        pthread_mutex_unlock(mutex)
+        if idle > 0 { mutex.signal() }
+        mutex.unlock()
         if start && !spawn() {
             // No thread to be had: the job is answered here rather than never.
-            pthread_mutex_lock(mutex)
+            mutex.lock()
             threads -= 1
-            pthread_mutex_unlock(mutex)
+            mutex.unlock()
             while let job = next(wait: false) { job() }
         }
     }
 
     /// Threads end once the jobs already submitted are done.
     func stop() {
-        pthread_mutex_lock(mutex)
+        mutex.lock()
         stopping = true
-        pthread_cond_broadcast(condition)
-        pthread_mutex_unlock(mutex)
+        mutex.broadcast()
+        mutex.unlock()
     }
 
     /// The next job; nil when there is none and `wait` is false, or when stopped.
     private func next(wait: Bool) -> (@Sendable () -> Void)? {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        mutex.lock()
+        defer { mutex.unlock() }
         while head == jobs.count {
             if stopping || !wait { return nil }
             idle += 1
-            pthread_cond_wait(condition, mutex)
+            mutex.wait()
             idle -= 1
         }
         let job = jobs[head]
@@ -108,8 +98,8 @@ final class BlockingPool: @unchecked Sendable {
         _ = sched_setscheduler(0, 3 /* SCHED_BATCH, not exported by Glibc's module */, &param)
         #endif
         while let job = next(wait: true) { job() }
-        pthread_mutex_lock(mutex)
+        mutex.lock()
         threads -= 1
-        pthread_mutex_unlock(mutex)
+        mutex.unlock()
     }
 }

@@ -189,13 +189,26 @@ final class HTTPConnection: @unchecked Sendable {
             return
         }
         let started = DispatchTime.now().uptimeNanoseconds
-        queue(server.responder.respond(to: request), for: request, started: started)
+        let response = server.responder.respond(to: request)
+        if let pending = response.pending {
+            // Made elsewhere (the store's writer): no thread waits for it here.
+            state = .awaiting
+            awaited = AwaitedRequest(request: request, started: started)
+            pending.whenAnswered { [self] answer in worker.wake(self, answer: answer) }
+            return
+        }
+        queue(response, for: request, started: started)
     }
 
     /// The pool's answer has arrived (on the worker queue): it is written,
     /// and requests that arrived meanwhile are answered.
     private func finishAwaited(_ response: HTTPResponse) {
         guard state == .awaiting, let awaited else { return }
+        guard response.pending == nil else {
+            // An answer that is itself to come later: wait for that one.
+            response.pending?.whenAnswered { [self] answer in worker.wake(self, answer: answer) }
+            return
+        }
         self.awaited = nil
         state = .open
         lastActivity = DispatchTime.now().uptimeNanoseconds

@@ -9,6 +9,9 @@ public struct HTTPResponse: Sendable {
     public var body: [UInt8]
     /// A body written over time instead of `body` (Server-Sent Events).
     public var stream: ResponseStream?
+    /// The answer is still being made: the connection waits for this one
+    /// instead (and writes nothing of this response).
+    public var pending: PendingResponse?
 
     /// Creates a response.
     public init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
@@ -22,6 +25,20 @@ public struct HTTPResponse: Sendable {
         var response = HTTPResponse(status: .ok, headers: headers)
         response.stream = stream
         return response
+    }
+
+    /// An answer given later through `pending` (from any thread).
+    public static func later(_ pending: PendingResponse) -> HTTPResponse {
+        var response = HTTPResponse(status: .ok)
+        response.pending = pending
+        return response
+    }
+
+    /// This response, or (if it is to come later) the answer once given,
+    /// waiting for it: for callers that may block, never an event loop.
+    public func settled() -> HTTPResponse {
+        guard let pending else { return self }
+        return pending.wait().settled()
     }
 
     /// A `text/plain; charset=utf-8` response.

@@ -31,13 +31,23 @@ final class HTTPWorker: @unchecked Sendable {
     private static let batch = 256
     private let readyFDs = UnsafeMutablePointer<Int32>.allocate(capacity: HTTPWorker.batch)
     private let readyEvents = UnsafeMutablePointer<UInt32>.allocate(capacity: HTTPWorker.batch)
-    /// Streams with bytes to write, from any thread; pumped on `queue` in one go.
+    /// Readable while `woken` holds something: in the epoll instance, so a
+    /// wake-up reaches the event loop even while it waits there (a block
+    /// queued on `queue` would wait behind that wait).
+    private let wakeFD: Int32
+    /// Streams with bytes to write, and the blocking pool's and writer's
+    /// answers, from any thread; pumped on `queue` in one go.
     private let woken = Locked<[(connection: HTTPConnection, answer: HTTPResponse?)]>([])
 
     init(index: Int, sweepInterval: Double) throws(SocketError) {
         queue = DispatchQueue(label: "comanda.worker.\(index)")
         epollFD = comanda_epoll_create()
         guard epollFD >= 0 else { throw SocketError("epoll_create1") }
+        wakeFD = comanda_eventfd()
+        guard wakeFD >= 0 else {
+            Glibc.close(epollFD)
+            throw SocketError("eventfd")
+        }
         readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
         self.sweepInterval = sweepInterval
     }
@@ -46,6 +56,8 @@ final class HTTPWorker: @unchecked Sendable {
         // Once started, the source's cancel handler closes the epoll instance
         // (after libdispatch has stopped watching it); never started, close it here.
         if !started { Glibc.close(epollFD) }
+        // Kept open as long as anyone may wake this worker (they hold it).
+        Glibc.close(wakeFD)
         readBuffer.deallocate()
         readyFDs.deallocate()
         readyEvents.deallocate()
@@ -56,6 +68,9 @@ final class HTTPWorker: @unchecked Sendable {
         self.server = server
         guard comanda_epoll_set(epollFD, listenFD, Int32(COMANDA_EPOLL_READ | COMANDA_EPOLL_EXCLUSIVE), 1) == 0 else {
             throw SocketError("cannot watch the listening socket")
+        }
+        guard comanda_epoll_set(epollFD, wakeFD, Int32(COMANDA_EPOLL_READ), 1) == 0 else {
+            throw SocketError("cannot watch the worker's wake-up")
         }
         queue.sync {
             self.listenFD = listenFD
@@ -92,7 +107,11 @@ final class HTTPWorker: @unchecked Sendable {
             }
             for i in 0..<n {
                 let fd = readyFDs[i]
-                if fd == listenFD {
+                if fd == wakeFD {
+                    // Cleared before taking the list: a wake after the take signals again.
+                    comanda_eventfd_clear(wakeFD)
+                    pumpWoken()
+                } else if fd == listenFD {
                     acceptConnections()
                 } else if let connection = connections[fd] {
                     connection.handle(events: readyEvents[i])
@@ -125,14 +144,15 @@ final class HTTPWorker: @unchecked Sendable {
     }
 
     /// A stream has bytes to write (called from any thread). Publishing one
-    /// event to thousands of streams schedules one block per worker, not one per stream.
-    /// With an `answer`: the blocking pool's answer to the connection's request.
+    /// event to thousands of streams, or answering a batch of writes, signals
+    /// the worker once, not once per connection.
+    /// With an `answer`: the answer to the connection's request, made elsewhere.
     func wake(_ connection: HTTPConnection, answer: HTTPResponse? = nil) {
         let first = woken.withLock { list in
             list.append((connection, answer))
             return list.count == 1
         }
-        if first { queue.async { [self] in pumpWoken() } }
+        if first { comanda_eventfd_signal(wakeFD) }
     }
 
     private func pumpWoken() {

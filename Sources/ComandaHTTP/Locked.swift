@@ -31,3 +31,32 @@ public final class Locked<Value>: @unchecked Sendable {
         return try body(&value)
     }
 }
+
+/// A `pthread_mutex_t` with one `pthread_cond_t` on it, for state that
+/// threads wait on (the blocking pool's jobs, an answer to come); the
+/// thread sanitizer sees both.
+final class ConditionLock: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+    init() {
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    func lock() { pthread_mutex_lock(mutex) }
+    func unlock() { pthread_mutex_unlock(mutex) }
+    /// Waits for a signal (holding the lock; it is let go meanwhile).
+    func wait() { pthread_cond_wait(condition, mutex) }
+    /// Wakes one waiter.
+    func signal() { pthread_cond_signal(condition) }
+    /// Wakes every waiter.
+    func broadcast() { pthread_cond_broadcast(condition) }
+}

@@ -21,7 +21,17 @@ public struct IdempotentAnswer: Sendable {
 extension AppDatabase {
     /// Runs one order transaction, keeping `OrderError` and mapping the rest to `StoreError`.
     private func orderWrite<T>(_ body: (Database) throws -> T) throws -> T {
-        do { return try batchedWrite(body) } catch let error as OrderError { throw error } catch { throw StoreError(error) }
+        do { return try batchedWrite(body) } catch { throw Self.orderError(error) }
+    }
+
+    /// An order write to wait for or to hand on, its errors told as `orderWrite`'s.
+    private func orderWriting<T>(_ body: @escaping @Sendable (Database) throws -> T) -> PendingWrite<T> {
+        PendingWrite(self, mapError: Self.orderError, body)
+    }
+
+    /// The order's own errors as they are; anything else a `StoreError`.
+    @Sendable private static func orderError(_ error: any Error) -> any Error {
+        error as? OrderError ?? StoreError(error)
     }
 
     /// The user's open order, or a new one: (order, created). Two racing calls
@@ -56,7 +66,12 @@ extension AppDatabase {
 
     /// Adds a dish, or adds to its line: (line, created). The new quantity must stay within 1…100.
     public func addLinea(pedidoID: Int64, usuarioID: Int64, platoID: Int64, cantidad: Int) throws -> (LineaPedido, created: Bool) {
-        try orderWrite { db in
+        try addingLinea(pedidoID: pedidoID, usuarioID: usuarioID, platoID: platoID, cantidad: cantidad).wait()
+    }
+
+    /// `addLinea` as a write to wait for or to hand on (`PendingWrite`).
+    public func addingLinea(pedidoID: Int64, usuarioID: Int64, platoID: Int64, cantidad: Int) -> PendingWrite<(LineaPedido, created: Bool)> {
+        orderWriting { db in
             try Self.openOwned(db, id: pedidoID, usuarioID: usuarioID)
             guard let dish = try Row.fetchOne(db.cachedStatement(sql: "SELECT nombre, disponible, retirado_en FROM plato WHERE id = ?"),
                                               arguments: [platoID]) else {
@@ -81,7 +96,12 @@ extension AppDatabase {
 
     /// Sets a line's quantity.
     public func setCantidad(pedidoID: Int64, usuarioID: Int64, lineaID: Int64, cantidad: Int) throws -> LineaPedido {
-        try orderWrite { db in
+        try settingCantidad(pedidoID: pedidoID, usuarioID: usuarioID, lineaID: lineaID, cantidad: cantidad).wait()
+    }
+
+    /// `setCantidad` as a write to wait for or to hand on (`PendingWrite`).
+    public func settingCantidad(pedidoID: Int64, usuarioID: Int64, lineaID: Int64, cantidad: Int) -> PendingWrite<LineaPedido> {
+        orderWriting { db in
             try Self.openOwned(db, id: pedidoID, usuarioID: usuarioID)
             try db.cachedStatement(sql: "UPDATE linea_pedido SET cantidad = ? WHERE id = ? AND pedido_id = ?").execute(arguments: [cantidad, lineaID, pedidoID])
             guard db.changesCount > 0 else { throw OrderError.lineaNotFound }

@@ -16,19 +16,28 @@ extension AppDatabase {
     /// same transaction, so two arrivals never share a place).
     public func addReservation(name: String, size: Int, now: Int64, token: String = GuestToken.generate(),
                                quote: (_ ahead: Int) -> WaitQuote) throws(StoreError) -> HostParty {
-        try write { db in
-            // Kept by triggers (migration v10), so it costs the same however long the list.
-            let ahead = try Int.fetchOne(db.cachedStatement(sql: "SELECT parties FROM waiting_band WHERE band = ?"),
-                                         arguments: [SizeBand(size: size).rawValue]) ?? 0
-            let q = quote(ahead)
-            try db.cachedStatement(sql: """
-                INSERT INTO reservation (name, size, arrival_time, quoted_minutes, quote_basis, guest_token, guest_token_hash)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [name, size, now, max(0, q.minutes), q.basis, token, Data(GuestToken.hash(token))])
-            let party = Reservation(id: db.lastInsertedRowID, name: name, size: size, arrivalTime: now, readyTime: nil,
-                                    status: .waiting, quotedMinutes: max(0, q.minutes), quoteBasis: q.basis)
-            return HostParty(party: party, guestToken: token)
-        }
+        try write { db in try Self.insertReservation(db, name: name, size: size, now: now, token: token, quote: quote) }
+    }
+
+    /// `addReservation` as a write to wait for or to hand on (`PendingWrite`).
+    public func addingReservation(name: String, size: Int, now: Int64, token: String = GuestToken.generate(),
+                                  quote: @escaping @Sendable (_ ahead: Int) -> WaitQuote) -> PendingWrite<HostParty> {
+        PendingWrite(self) { db in try Self.insertReservation(db, name: name, size: size, now: now, token: token, quote: quote) }
+    }
+
+    private static func insertReservation(_ db: Database, name: String, size: Int, now: Int64, token: String,
+                                          quote: (_ ahead: Int) -> WaitQuote) throws -> HostParty {
+        // Kept by triggers (migration v10), so it costs the same however long the list.
+        let ahead = try Int.fetchOne(db.cachedStatement(sql: "SELECT parties FROM waiting_band WHERE band = ?"),
+                                     arguments: [SizeBand(size: size).rawValue]) ?? 0
+        let q = quote(ahead)
+        try db.cachedStatement(sql: """
+            INSERT INTO reservation (name, size, arrival_time, quoted_minutes, quote_basis, guest_token, guest_token_hash)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [name, size, now, max(0, q.minutes), q.basis, token, Data(GuestToken.hash(token))])
+        let party = Reservation(id: db.lastInsertedRowID, name: name, size: size, arrivalTime: now, readyTime: nil,
+                                status: .waiting, quotedMinutes: max(0, q.minutes), quoteBasis: q.basis)
+        return HostParty(party: party, guestToken: token)
     }
 
     /// The parties on the list (waiting or ready), unordered.

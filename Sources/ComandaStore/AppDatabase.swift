@@ -410,6 +410,15 @@ public struct AppDatabase: Sendable {
         do { return try batchedWrite(body) } catch let e as StoreError { throw e } catch { throw StoreError(error) }
     }
 
+    /// Runs `body` in the writer's next batch without waiting for it: `then`
+    /// is called on the writer's thread once the transaction holding its
+    /// work has committed, with what `body` returned or threw (a thrown
+    /// error as it is, its changes rolled back). `then` must be quick and
+    /// must not write.
+    func writeLater<T>(_ body: @escaping @Sendable (Database) throws -> T, then: @escaping @Sendable (Result<T, any Error>) -> Void) {
+        shared.group.submit(body, then: then)
+    }
+
     /// Write transactions so far and the requests they held (group commit's
     /// batches: requests ÷ batches is the mean batch).
     public var writeBatches: (transactions: Int, requests: Int) {

@@ -7,54 +7,69 @@ import Darwin
 #endif
 
 /// The one writer that gathers (group commit). Every write of the store
-/// comes here. A request that finds the writer free runs at once, in a
-/// transaction of its own; requests that arrive while it runs queue up,
-/// and the next of them to lead takes all that are waiting (up to
-/// `maxBatch`) into one transaction, each in its own savepoint: one that
-/// throws (a broken rule, a constraint) is rolled back to its savepoint and
-/// fails alone, the others commit together, with one sync of the disk under
-/// `synchronous = FULL`. Nobody returns before the transaction holding their
-/// work has committed. A batch closes when the queue is empty: no one waits
-/// for a batch to fill, only, as before, for the write in progress.
+/// comes here, and one thread of the writer's own runs them: it takes every
+/// request waiting (up to `maxBatch`) into one transaction, each in its own
+/// savepoint. One that throws (a broken rule, a constraint) is rolled back
+/// to its savepoint and fails alone; the others commit together, with one
+/// sync of the disk under `synchronous = FULL`. Nobody hears back before the
+/// transaction holding their work has committed. A batch closes when the
+/// queue is empty: no one waits for a batch to fill, only, as before, for
+/// the write in progress.
 ///
-/// Leader and followers, no thread of its own: the caller that finds no
-/// leader leads (runs a batch, its own request first among them), wakes the
-/// others of its batch, and hands the lead to the first request still
-/// waiting, then returns with its answer.
+/// Two ways in: `write` waits for its batch (a thread that may block: a
+/// command, a test, the HTTP server's blocking pool), `submit` does not
+/// (an event loop): its continuation is called on the writer's thread once
+/// the batch has committed, and hands the answer on without holding any
+/// thread meanwhile (docs/OPERATIONS.md, "Group commit").
 final class GroupWriter: @unchecked Sendable {
     /// One request's work and how it ended.
     final class Job {
-        /// Let go (nil) before `done`: the body it holds must not outlive its caller.
+        /// Let go (nil) once run: the body it holds must not outlive its caller.
         var run: ((Database) throws -> Void)?
-        let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+        /// A waiting caller's condition (on the writer's mutex); nil for a submitted job.
+        let condition: UnsafeMutablePointer<pthread_cond_t>?
+        /// A submitted job's continuation, called with its error (nil: committed).
+        var then: (((any Error)?) -> Void)?
         // Guarded by the writer's mutex.
         var done = false
-        var lead = false
-        // Written by the leader before `done`, read by the owner after it.
+        // Written by the writer's thread before `done` (or `then`), read by the owner after it.
         var error: (any Error)?
 
-        init(_ run: @escaping (Database) throws -> Void) {
+        init(waiting: Bool, _ run: @escaping (Database) throws -> Void) {
             self.run = run
-            pthread_cond_init(condition, nil)
+            if waiting {
+                let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+                pthread_cond_init(condition, nil)
+                self.condition = condition
+            } else {
+                condition = nil
+            }
         }
 
         deinit {
-            pthread_cond_destroy(condition)
-            condition.deallocate()
+            if let condition {
+                pthread_cond_destroy(condition)
+                condition.deallocate()
+            }
         }
     }
 
-    /// Requests in one transaction at most. With the HTTP server's 64
-    /// blocking threads no more than 64 can wait; the bound keeps the last
-    /// of a batch from waiting behind an unbounded number of others
-    /// (docs/OPERATIONS.md, "Group commit").
+    /// Requests in one transaction at most: the last of a batch waits for
+    /// the ones before it, so the bound keeps that wait short (64 parties
+    /// take about 1 ms to write here: docs/PERFORMANCE.md).
     static let maxBatch = 64
+    /// Seconds the writer's thread waits for work before it ends (it is
+    /// started again by the next write).
+    private static let idleSeconds = 2
 
     private let writer: any DatabaseWriter
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let hasWork = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     // Guarded by `mutex`.
     private var waiting: [Job] = []
-    private var leading = false
+    private var threadRunning = false
+    private var threadSleeping = false
+    private var thread = pthread_t()
     /// Transactions committed (or failed) and the requests they held, for the metrics.
     let batches = Atomic<Int>(0)
     let batchedRequests = Atomic<Int>(0)
@@ -62,10 +77,13 @@ final class GroupWriter: @unchecked Sendable {
     init(_ writer: any DatabaseWriter) {
         self.writer = writer
         pthread_mutex_init(mutex, nil)
+        pthread_cond_init(hasWork, nil)
     }
 
     deinit {
+        pthread_cond_destroy(hasWork)
         pthread_mutex_destroy(mutex)
+        hasWork.deallocate()
         mutex.deallocate()
     }
 
@@ -74,49 +92,144 @@ final class GroupWriter: @unchecked Sendable {
     func write<T>(_ body: (Database) throws -> T) throws -> T {
         try withoutActuallyEscaping(body) { body in
             var result: T?
-            let job = Job { db in result = try body(db) }
-            try submit(job)
+            let job = Job(waiting: true) { db in result = try body(db) }
+            try wait(for: job)
             guard let result else { throw StoreError(message: "a batched write ended without its answer") }
             return result
         }
     }
 
-    private func submit(_ job: Job) throws {
+    /// Runs `body` in the next batch without waiting for it: `then` is
+    /// called on the writer's thread once that batch has committed, with
+    /// what `body` returned, or with what it threw (its changes rolled back).
+    /// `then` must be quick and must not write (it holds up the next batch).
+    func submit<T>(_ body: @escaping (Database) throws -> T, then: @escaping (Result<T, any Error>) -> Void) {
+        let box = ResultBox<T>()
+        let job = Job(waiting: false) { db in box.value = try body(db) }
+        job.then = { error in
+            if let error {
+                then(.failure(error))
+            } else if let value = box.value {
+                then(.success(value))
+            } else {
+                then(.failure(StoreError(message: "a batched write ended without its answer")))
+            }
+        }
         pthread_mutex_lock(mutex)
-        waiting.append(job)
-        if leading {
-            while !job.done && !job.lead { pthread_cond_wait(job.condition, mutex) }
-        } else {
-            leading = true
-            job.lead = true
-        }
-        while !job.done {
-            // Leading: let the threads that are ready to write reach the
-            // queue first (without this, on a busy core a batch is mostly
-            // the leader alone), then take what waits (this job is first),
-            // run it, hand over.
+        enqueue(job)
+        pthread_mutex_unlock(mutex)
+    }
+
+    private func wait(for job: Job) throws {
+        pthread_mutex_lock(mutex)
+        if threadRunning && pthread_equal(thread, pthread_self()) != 0 {
             pthread_mutex_unlock(mutex)
-            sched_yield()
-            pthread_mutex_lock(mutex)
-            let batch = Array(waiting.prefix(Self.maxBatch))
-            waiting.removeFirst(batch.count)
-            pthread_mutex_unlock(mutex)
-            run(batch)
-            pthread_mutex_lock(mutex)
-            for other in batch {
-                other.run = nil
-                other.done = true
-                if other !== job { pthread_cond_signal(other.condition) }
-            }
-            if let next = waiting.first, job.done {
-                next.lead = true
-                pthread_cond_signal(next.condition)
-            } else if waiting.isEmpty {
-                leading = false
-            }
+            // It would wait for itself: a continuation must not write.
+            throw StoreError(message: "a write was asked for from inside the writer")
         }
+        enqueue(job)
+        while !job.done, let condition = job.condition { pthread_cond_wait(condition, mutex) }
         pthread_mutex_unlock(mutex)
         if let error = job.error { throw error }
+    }
+
+    /// Queues `job` and makes sure the writer's thread will take it (holding `mutex`).
+    private func enqueue(_ job: Job) {
+        waiting.append(job)
+        if threadSleeping {
+            threadSleeping = false
+            pthread_cond_signal(hasWork)
+        } else if !threadRunning {
+            threadRunning = true
+            if !spawn() {
+                // No thread to be had: this caller runs what waits, rather than nobody.
+                threadRunning = false
+                while !waiting.isEmpty { runNextBatch() }
+            }
+        }
+    }
+
+    private final class ResultBox<T> {
+        var value: T?
+    }
+
+    private final class ThreadBody {
+        let writer: GroupWriter
+        init(_ writer: GroupWriter) { self.writer = writer }
+    }
+
+    /// Starts the writer's thread (holding `mutex`); false if it could not be.
+    private func spawn() -> Bool {
+        let body = Unmanaged.passRetained(ThreadBody(self)).toOpaque()
+        let made = pthread_create(&thread, nil, { context in
+            guard let context else { return nil }
+            let body = Unmanaged<ThreadBody>.fromOpaque(context).takeRetainedValue()
+            body.writer.threadMain()
+            return nil
+        }, body)
+        guard made == 0 else {
+            Unmanaged<ThreadBody>.fromOpaque(body).release()
+            return false
+        }
+        pthread_detach(thread)
+        return true
+    }
+
+    /// The writer's thread: batches while there is work, then waits for
+    /// more; after `idleSeconds` without any it ends.
+    private func threadMain() {
+        #if os(Linux)
+        // SCHED_BATCH: a write handed over does not preempt the event loop
+        // that hands it, which goes on reading the other ready requests, so
+        // they reach this batch together.
+        var param = sched_param(sched_priority: 0)
+        _ = sched_setscheduler(0, 3 /* SCHED_BATCH, not exported by Glibc's module */, &param)
+        #endif
+        pthread_mutex_lock(mutex)
+        while true {
+            if waiting.isEmpty {
+                var deadline = timespec()
+                clock_gettime(CLOCK_REALTIME, &deadline)
+                deadline.tv_sec += Self.idleSeconds
+                threadSleeping = true
+                while waiting.isEmpty {
+                    if pthread_cond_timedwait(hasWork, mutex, &deadline) == ETIMEDOUT && waiting.isEmpty { break }
+                }
+                threadSleeping = false
+                if waiting.isEmpty {
+                    threadRunning = false
+                    pthread_mutex_unlock(mutex)
+                    return
+                }
+                // Woken by the first of a burst: let the rest of it reach the queue.
+                pthread_mutex_unlock(mutex)
+                sched_yield()
+                pthread_mutex_lock(mutex)
+            }
+            runNextBatch()
+        }
+    }
+
+    /// Takes up to `maxBatch` waiting jobs, runs them in one transaction and
+    /// tells each how it ended. Called and returns holding `mutex`.
+    private func runNextBatch() {
+        let batch = Array(waiting.prefix(Self.maxBatch))
+        waiting.removeFirst(batch.count)
+        pthread_mutex_unlock(mutex)
+        run(batch)
+        pthread_mutex_lock(mutex)
+        for job in batch {
+            job.run = nil
+            job.done = true
+            if let condition = job.condition { pthread_cond_signal(condition) }
+        }
+        pthread_mutex_unlock(mutex)
+        for job in batch {
+            guard let then = job.then else { continue }
+            job.then = nil
+            then(job.error)
+        }
+        pthread_mutex_lock(mutex)
     }
 
     /// One transaction for `batch`, each job in its own savepoint. A job

@@ -128,10 +128,18 @@ import Testing
         #expect(transactions > 0 && transactions < requests, "\(transactions) transactions for \(requests) writes")
     }
 
+    /// Half the writers add parties through the JSON route (answered once
+    /// the writer's batch commits, holding no thread), half through the
+    /// legacy feed (answered on a blocking thread that waits for it).
     @Test func everyAcknowledgedWriteSurvivesKill9RightAfterABurst() throws {
         let first = try start()
         defer { try? FileManager.default.removeItem(atPath: first.dir) }
         let port = first.process.port
+        let setup = try TestClient(port: port)
+        _ = try setup.registerAndLogin("anfitriona")
+        let (promoted, _) = try runComanda(["create-staff", "anfitriona", "--rol", "anfitrion", "--database", first.dir + "/group.sqlite"], in: first.dir)
+        try #require(promoted == 0)
+        let host = try setup.registerAndLoginExisting("anfitriona")
         let acknowledged = Mutex<[String]>([])
         let stop = Atomic<Bool>(false)
         let queuePath = first.queuePath
@@ -145,7 +153,10 @@ import Testing
                 while !stop.load(ordering: .relaxed) {
                     let name = "Burst\(i)x\(n)"
                     n += 1
-                    guard let r = try? c.request("POST", queuePath + "/" + name + "/2") else { return }
+                    let answer = i % 2 == 0
+                        ? try? c.postJSON("/reservations", #"{"name": "\#(name)", "size": 2}"#, token: host)
+                        : try? c.request("POST", queuePath + "/" + name + "/2")
+                    guard let r = answer else { return }
                     if r.status == 201 { acknowledged.withLock { $0.append(name) } }
                 }
             }.start()
@@ -158,6 +169,8 @@ import Testing
         writers.wait()
         let acked = acknowledged.withLock { $0 }
         #expect(acked.count >= 600)
+        // Both ways were acknowledged before the kill.
+        #expect(acked.contains { $0.hasPrefix("Burst0x") } && acked.contains { $0.hasPrefix("Burst1x") })
 
         let second = try start(first.dir)
         defer { _ = second.process.stop() }

@@ -283,7 +283,7 @@ private let gzipEcho = ClosureResponder { request in
         let busy = try TestClient(port: port)
         try busy.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
         Thread.sleep(forTimeInterval: 0.1)
-        let stopped = Mutex(false)
+        let stopped = Locked(false)
         let done = DispatchSemaphore(value: 0)
         server.shutdown {
             stopped.withLock { $0 = true }

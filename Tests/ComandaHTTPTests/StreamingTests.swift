@@ -240,7 +240,7 @@ private func streamingResponder(_ streams: Streams) -> ClosureResponder {
             var client: TestClient? = try TestClient(port: port)
             _ = try client?.openStream("/stream")
             #expect(streams.wait(for: 1))
-            let closed = Mutex(false)
+            let closed = Locked(false)
             streams.all[0].onClose { closed.withLock { $0 = true } }
             client = nil
             let deadline = Date().addingTimeInterval(3)

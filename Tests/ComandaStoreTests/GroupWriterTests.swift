@@ -146,4 +146,81 @@ import Testing
         try db.batchedWrite { try $0.execute(sql: "INSERT INTO nota VALUES ('después')") }
         #expect(try db.writer.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM nota") } == 9)
     }
+
+    /// Writes handed on without waiting (`PendingWrite.then`, what the HTTP
+    /// routes that answer later use): 64 threads hand theirs on at once,
+    /// some breaking a rule. Each continuation hears its own result, after
+    /// its batch has committed (another connection already reads it), and
+    /// the refused ones left nothing.
+    @Test func writesHandedOnAreToldOnlyAfterTheirCommit() throws {
+        let (db, folder) = try fileDatabase()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let users = try (0..<64).map { i in
+            try db.createUsuario(nombre: "Cliente \(i)", login: "c\(i)", passwordHash: "x", rol: .cliente, now: 1)
+        }
+        let orders = try users.map { try db.openPedido(usuarioID: $0.id, now: 1).0.id }
+        struct Tally { var told = 0, committed = 0, refused = 0, wrong: [String] = [], lines = [Set<Int64>](repeating: [], count: 64) }
+        let tally = Locked(Tally())
+        let all = DispatchGroup()
+        together(64) { i in
+            for round in 0..<8 {
+                all.enter()
+                // Round 3 asks for a dish that does not exist; the rest add 10 each.
+                let plato: Int64 = round == 3 ? 9_999 : 1
+                let order = orders[i], user = users[i].id
+                db.addingLinea(pedidoID: order, usuarioID: user, platoID: plato, cantidad: 10).then { result in
+                    defer { all.leave() }
+                    do {
+                        let linea = try result.get().0
+                        // Committed: a reader (another connection) already sees it.
+                        let seen: Int = (try? db.pedido(id: order, usuarioID: user))?.lineas.first?.cantidad ?? -1
+                        tally.withLock { t in
+                            t.told += 1
+                            if seen >= linea.cantidad { t.committed += 1 } else { t.wrong.append("\(i): read \(seen) < \(linea.cantidad)") }
+                            t.lines[i].insert(linea.id)
+                        }
+                    } catch OrderError.invalid(let field, _) where field == "plato_id" && plato == 9_999 {
+                        tally.withLock { $0.told += 1; $0.refused += 1 }
+                    } catch {
+                        tally.withLock { $0.told += 1; $0.wrong.append("\(i): \(error)") }
+                    }
+                }
+            }
+        }
+        #expect(all.wait(timeout: .now() + 30) == .success)
+        let t = tally.withLock { $0 }
+        #expect(t.wrong.isEmpty, "\(t.wrong.prefix(5))")
+        #expect(t.told == 64 * 8)
+        #expect(t.committed == 64 * 7)
+        #expect(t.refused == 64)
+        for (i, user) in users.enumerated() {
+            // Each heard of its own line only.
+            let lineas = try db.pedido(id: orders[i], usuarioID: user.id).lineas
+            #expect(lineas.map(\.cantidad) == [70], "user \(i)")
+            #expect(t.lines[i] == Set(lineas.map(\.id)), "user \(i)")
+        }
+    }
+
+    /// A continuation runs on the writer's own thread: a write asked for
+    /// there would wait for itself, so it fails at once instead (and the
+    /// writer goes on).
+    @Test func aWriteFromInsideAContinuationFailsInsteadOfWaitingForever() throws {
+        let (db, folder) = try fileDatabase()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let inner = Locked<String?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        db.addingReservation(name: "Ana", size: 2, now: 1) { _ in WaitQuote(minutes: 5, basis: "prueba") }.then { _ in
+            do {
+                _ = try db.addReservation(name: "Eva", size: 2, now: 1) { _ in WaitQuote(minutes: 5, basis: "prueba") }
+                inner.withLock { $0 = "written" }
+            } catch {
+                inner.withLock { $0 = "\(error)" }
+            }
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(inner.withLock { $0 }?.contains("inside the writer") == true)
+        _ = try db.addReservation(name: "Eva", size: 2, now: 1) { _ in WaitQuote(minutes: 5, basis: "prueba") }
+        #expect(try db.writer.read { try String.fetchAll($0, sql: "SELECT name FROM reservation ORDER BY id") } == ["Ana", "Eva"])
+    }
 }

@@ -1,4 +1,5 @@
 import ComandaCore
+import ComandaHTTP
 import ComandaStore
 import ComandaTestSupport
 import Dispatch
@@ -26,7 +27,8 @@ import Testing
         for round in 0..<20 {
             let (id, owner) = try placed(db, login: "c\(round)")
             let wins = Atomic<Int>(0)
-            let conflicts = Mutex<[EstadoPedido]>([])
+            // Locked (a pthread mutex), not Mutex: the thread sanitizer sees it.
+            let conflicts = Locked<[EstadoPedido]>([])
             // Accept, reject and the owner's cancel race from the same state; only one move can happen.
             DispatchQueue.concurrentPerform(iterations: 6) { i in
                 do {

@@ -34,4 +34,13 @@ int comanda_epoll_remove(int epfd, int fd);
 /// Waits up to `timeout_ms` (0: poll) and fills `fds`/`events` with at most `max` ready fds.
 int comanda_epoll_wait(int epfd, int32_t *fds, uint32_t *events, int max, int timeout_ms);
 
+/// A non-blocking, close-on-exec eventfd (a worker's wake-up), or -1.
+int comanda_eventfd(void);
+
+/// Makes the eventfd readable (adds 1 to its counter).
+void comanda_eventfd_signal(int fd);
+
+/// Reads the eventfd's counter back to zero (not readable until signalled again).
+void comanda_eventfd_clear(int fd);
+
 #endif
