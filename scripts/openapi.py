@@ -261,8 +261,10 @@ SCHEMAS = {
                                                   "cantidad": {"type": "integer", "minimum": 1}, "total": MONEY})},
     }),
     "Reservation": obj(RESERVATION),
-    "HostReservation": obj({**RESERVATION, "guestUrl": {"type": "string", "pattern": "^/espera/[A-Za-z0-9_-]{22}$",
-                                                         "description": "The guest's own page (their link is the key)."}},
+    "HostReservation": obj({**RESERVATION, "guestUrl": {"type": "string", "pattern": "^/espera/([1-9][0-9]{0,17}-)?[A-Za-z0-9_-]{22}$",
+                                                         "description": "The guest's own page (their link is the key): "
+                                                                        "the party's id, a dash and 128 random bits "
+                                                                        "(links made before v11: the random part alone)."}},
                            description="A party as the host sees it: with the guest's link."),
     "EstadoEspera": obj({
         "name": {"type": "string", "minLength": 1}, "size": {"type": "integer", "minimum": 1, "maximum": 50},

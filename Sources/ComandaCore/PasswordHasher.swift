@@ -116,21 +116,48 @@ public enum SessionToken {
     }
 }
 
-/// A guest's link to their place in line: 128 random bits from the
-/// system's secure generator, URL-safe; looked up by its SHA-256, so the
-/// lookup's time does not depend on how much of a guessed token is right.
+/// A guest's link to their place in line: the party's id, a dash, and 128
+/// random bits from the system's secure generator, URL-safe. The id finds
+/// the row by its primary key; the token's SHA-256 is then compared in
+/// constant time, so the lookup's time does not depend on how much of a
+/// guessed token is right. (Links made before the id was part of them, 22
+/// characters without it, are still looked up by their SHA-256 alone.)
 public enum GuestToken {
-    /// A new token (URL-safe base64, 22 characters).
+    /// 128 random bits (URL-safe base64, 22 characters): the secret part of
+    /// a link, and the legacy feed's host key.
     public static func generate() -> String { RandomToken.urlSafe(byteCount: 16) }
 
-    /// How it is looked up.
+    /// A new link for the party `id`: `ID-SECRET`.
+    public static func make(id: Int64) -> String { String(id) + "-" + generate() }
+
+    /// How a link is found.
+    public enum Form: Equatable, Sendable {
+        /// `ID-SECRET`: the party's row by its id, then the hash compared.
+        case keyed(id: Int64)
+        /// 22 characters: a link made before v11, by its hash.
+        case unkeyed
+    }
+
+    /// How `text` is looked up, or nil if it could not be a link at all.
+    public static func form(_ text: String) -> Form? {
+        let bytes = Array(text.utf8)
+        if bytes.count == 22 { return isSecret(bytes[...]) ? .unkeyed : nil }
+        guard let dash = bytes.firstIndex(of: 0x2D), dash > 0, dash <= 18, bytes.count - dash - 1 == 22,
+              bytes[..<dash].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), bytes[0] != 0x30,
+              isSecret(bytes[(dash + 1)...]), let id = Int64(String(decoding: bytes[..<dash], as: UTF8.self)) else { return nil }
+        return .keyed(id: id)
+    }
+
+    /// How it is kept: its SHA-256.
     public static func hash(_ token: String) -> [UInt8] {
         Digest.sha256(Array(token.utf8))
     }
 
-    /// Whether `text` could be a token at all (22 URL-safe base64 characters).
-    public static func isWellFormed(_ text: String) -> Bool {
-        text.utf8.count == 22 && text.utf8.allSatisfy {
+    /// Whether `text` could be a link at all.
+    public static func isWellFormed(_ text: String) -> Bool { form(text) != nil }
+
+    private static func isSecret(_ bytes: ArraySlice<UInt8>) -> Bool {
+        bytes.count == 22 && bytes.allSatisfy {
             ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D || $0 == 0x5F
         }
     }

@@ -14,28 +14,31 @@ extension AppDatabase {
     /// Adds a party (already validated) arriving now, quoted by `quote` from
     /// the number of parties of its band waiting ahead of it (counted in the
     /// same transaction, so two arrivals never share a place).
-    public func addReservation(name: String, size: Int, now: Int64, token: String = GuestToken.generate(),
+    public func addReservation(name: String, size: Int, now: Int64,
                                quote: (_ ahead: Int) -> WaitQuote) throws(StoreError) -> HostParty {
-        try write { db in try Self.insertReservation(db, name: name, size: size, now: now, token: token, quote: quote) }
+        try write { db in try Self.insertReservation(db, name: name, size: size, now: now, quote: quote) }
     }
 
     /// `addReservation` as a write to wait for or to hand on (`PendingWrite`).
-    public func addingReservation(name: String, size: Int, now: Int64, token: String = GuestToken.generate(),
+    public func addingReservation(name: String, size: Int, now: Int64,
                                   quote: @escaping @Sendable (_ ahead: Int) -> WaitQuote) -> PendingWrite<HostParty> {
-        PendingWrite(self) { db in try Self.insertReservation(db, name: name, size: size, now: now, token: token, quote: quote) }
+        PendingWrite(self) { db in try Self.insertReservation(db, name: name, size: size, now: now, quote: quote) }
     }
 
-    private static func insertReservation(_ db: Database, name: String, size: Int, now: Int64, token: String,
+    private static func insertReservation(_ db: Database, name: String, size: Int, now: Int64,
                                           quote: (_ ahead: Int) -> WaitQuote) throws -> HostParty {
         // Kept by triggers (migration v10), so it costs the same however long the list.
         let ahead = try Int.fetchOne(db.cachedStatement(sql: "SELECT parties FROM waiting_band WHERE band = ?"),
                                      arguments: [SizeBand(size: size).rawValue]) ?? 0
         let q = quote(ahead)
+        // The id SQLite would give (the writer is alone), named here so that the link can carry it.
+        let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT coalesce(max(id), 0) + 1 FROM reservation")) ?? 1
+        let token = GuestToken.make(id: id)
         try db.cachedStatement(sql: """
-            INSERT INTO reservation (name, size, arrival_time, quoted_minutes, quote_basis, guest_token, guest_token_hash)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [name, size, now, max(0, q.minutes), q.basis, token, Data(GuestToken.hash(token))])
-        let party = Reservation(id: db.lastInsertedRowID, name: name, size: size, arrivalTime: now, readyTime: nil,
+            INSERT INTO reservation (id, name, size, arrival_time, quoted_minutes, quote_basis, guest_token, guest_token_hash)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [id, name, size, now, max(0, q.minutes), q.basis, token, Data(GuestToken.hash(token))])
+        let party = Reservation(id: id, name: name, size: size, arrivalTime: now, readyTime: nil,
                                 status: .waiting, quotedMinutes: max(0, q.minutes), quoteBasis: q.basis)
         return HostParty(party: party, guestToken: token)
     }
@@ -63,12 +66,25 @@ extension AppDatabase {
         }
     }
 
-    /// The party whose guest holds `token`; nil if none. Looked up by the
-    /// token's SHA-256 through a unique index.
+    /// The party whose guest holds `token`; nil if none (or not a link at
+    /// all). A link with its party's id: that row, if the token's SHA-256
+    /// is the one kept (compared in constant time). One made before v11:
+    /// by its SHA-256, through the unique index that holds those.
     public func reservation(guestToken token: String) throws(StoreError) -> Reservation? {
-        try read { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.partyColumns) FROM reservation WHERE guest_token_hash = ?"),
-                             arguments: [Data(GuestToken.hash(token))]).map(Self.reservation)
+        guard let form = GuestToken.form(token) else { return nil }
+        let hash = GuestToken.hash(token)
+        return try read { db in
+            switch form {
+            case .keyed(let id):
+                guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.partyColumns), guest_token_hash FROM reservation WHERE id = ?"),
+                                                 arguments: [id]),
+                      let kept = row[8] as Data?, ConstantTime.equals(Array(kept), hash) else { return nil }
+                return Self.reservation(row)
+            case .unkeyed:
+                return try Row.fetchOne(db.cachedStatement(sql: """
+                    SELECT \(Self.partyColumns) FROM reservation WHERE guest_token_hash = ? AND length(guest_token) = 22
+                    """), arguments: [Data(hash)]).map(Self.reservation)
+            }
         }
     }
 

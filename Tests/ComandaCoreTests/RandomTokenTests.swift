@@ -30,4 +30,23 @@ import Testing
         #expect(sessions.allSatisfy { $0.count == 43 && $0.allSatisfy(alphabet.contains) })
         #expect(Set(sessions).count == sessions.count)
     }
+
+    /// A guest's link: its party's id, a dash and 22 characters of secret,
+    /// or (made before v11) the 22 characters alone; anything else is no
+    /// link at all, and is looked up nowhere.
+    @Test func guestLinksAreFoundByTheirForm() {
+        let secret = GuestToken.generate()
+        #expect(GuestToken.form(GuestToken.make(id: 1)) == .keyed(id: 1))
+        #expect(GuestToken.form(GuestToken.make(id: 987_654_321_012_345_678)) == .keyed(id: 987_654_321_012_345_678))
+        #expect(GuestToken.form(secret) == .unkeyed)
+        // A secret may itself hold a dash: the id ends at the first one.
+        #expect(GuestToken.form("42-" + "-_" + String(secret.prefix(20))) == .keyed(id: 42))
+        let short = String(secret.dropLast())
+        let prefixed: [String] = ["-", "0-", "007-", "+4-", "4a-", "1234567890123456789-", "٤٢-", "42–"].map { $0 + secret }
+        let mangled: [String] = ["42-" + short, "42-" + secret + "A", "42-" + short + "=", "42-" + short + "é", short, secret + "A"]
+        for bad in ["", "42", "42-"] + prefixed + mangled {
+            #expect(GuestToken.form(bad) == nil, "\(bad)")
+            #expect(!GuestToken.isWellFormed(bad), "\(bad)")
+        }
+    }
 }

@@ -44,6 +44,44 @@ import Testing
         }
     }
 
+    /// v11: links made before it keep working (found by their hash, through
+    /// an index that holds only them); new ones carry their party's id and
+    /// are found by it, the hash compared, so no index of random keys grows
+    /// with each arrival. A link with a known id and the wrong secret, or
+    /// another party's secret, finds nothing.
+    @Test func guestLinksOldAndNewAfterV11() throws {
+        let old = GuestToken.generate()
+        let (database, folder) = try Self.openAfter("v10-waiting-by-band", """
+            INSERT INTO reservation (id, name, size, arrival_time, guest_token, guest_token_hash, quote_basis)
+                VALUES (5, 'Antes', 2, 100, '\(old)', X'\(GuestToken.hash(old).map { String(format: "%02x", $0) }.joined())', 'regla');
+            """)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(try database.reservation(guestToken: old)?.name == "Antes")
+        let a = try database.addReservation(name: "Ana", size: 2, now: 200, quote: Self.rule)
+        let b = try database.addReservation(name: "Bea", size: 4, now: 210, quote: Self.rule)
+        #expect(a.party.id == 6 && b.party.id == 7)
+        #expect(GuestToken.form(a.guestToken) == .keyed(id: 6))
+        #expect(try database.reservation(guestToken: a.guestToken)?.name == "Ana")
+        #expect(try database.reservation(guestToken: b.guestToken)?.name == "Bea")
+        #expect(try database.hostParty(id: 6)?.guestToken == a.guestToken)
+        let secretOfA = a.guestToken.drop { $0 != "-" }.dropFirst()
+        let secretOfB = b.guestToken.drop { $0 != "-" }.dropFirst()
+        for wrong in ["6-" + secretOfB, "7-" + secretOfA, "8-" + secretOfA, "5-" + old, "6-" + GuestToken.generate(), String(secretOfA)] {
+            #expect(try database.reservation(guestToken: wrong) == nil, "\(wrong)")
+        }
+        let (plan, indexed, indexes) = try database.writer.read { db in
+            (try Row.fetchAll(db, sql: """
+                EXPLAIN QUERY PLAN SELECT id FROM reservation WHERE guest_token_hash = ? AND length(guest_token) = 22
+                """, arguments: [Data(GuestToken.hash(old))]).map { $0["detail"] as String }.joined(separator: " "),
+             try Int.fetchOne(db, sql: "SELECT count(*) FROM reservation INDEXED BY reservation_guest_unkeyed WHERE length(guest_token) = 22") ?? -1,
+             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'reservation' ORDER BY name"))
+        }
+        #expect(plan.contains("reservation_guest_unkeyed"))
+        #expect(indexed == 1)
+        #expect(indexes == ["reservation_guest_unkeyed", "reservation_listed", "reservation_ready"])
+        #expect(try database.integrityCheck() == "ok")
+    }
+
     /// Migration v10 counts the parties already waiting per size band, and
     /// from then on its triggers keep the count through every add and move
     /// (the quote's "parties ahead" reads it): after a random evening it is
