@@ -69,7 +69,7 @@ let package = Package(
         .executableTarget(
             name: "comanda",
             dependencies: [
-                "ComandaApp", "ComandaCore", "ComandaResources",
+                "ComandaApp", "ComandaCore", "ComandaResources", "CSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

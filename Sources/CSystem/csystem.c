@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <sys/socket.h>
 #include <sys/eventfd.h>
+#include <sys/random.h>
+#include <malloc.h>
 #include <unistd.h>
 #include <stdint.h>
 #include "csystem.h"
@@ -81,4 +83,22 @@ void comanda_eventfd_clear(int fd) {
     uint64_t value;
     ssize_t n;
     do { n = read(fd, &value, sizeof value); } while (n < 0 && errno == EINTR);
+}
+
+int comanda_random_bytes(void *buf, size_t n) {
+    unsigned char *p = buf;
+    while (n > 0) {
+        ssize_t got = getrandom(p, n, 0);
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        p += got;
+        n -= (size_t)got;
+    }
+    return 0;
+}
+
+void comanda_malloc_keep_freed(size_t bytes) {
+    mallopt(M_TRIM_THRESHOLD, (int)bytes);
 }

@@ -88,23 +88,11 @@ public final class ComandaApplication: HTTPResponder {
         router.entries.map { RouteEntry(method: $0.method, pattern: $0.pattern, access: $0.handler.access) }
     }
 
-    /// Whether a request may wait (on the writer, on a password hash): its
-    /// route says so (by default every route whose method writes; a write
-    /// that answers later does not wait). The server answers those on its
-    /// blocking threads, so that no event loop stalls on them. GET, HEAD and
-    /// OPTIONS never block, and are not looked up twice.
-    public func mayBlock(_ request: HTTPRequest) -> Bool {
-        switch request.method {
-        case .GET, .HEAD, .OPTIONS: return false
-        default:
-            guard case .found(let route, _, _) = router.match(request.method, path: request.path) else { return false }
-            return route.blocks
-        }
-    }
-
-    /// Answers one request. An answer that a route gives later comes back
-    /// `pending` (the server waits for it without a thread; `settled()`
-    /// waits for it in-process).
+    /// Answers one request. An answer that a route gives later, or that
+    /// may block (its route `blocks`: the writes that wait for their batch,
+    /// password hashing), comes back `pending`: the server waits for it
+    /// without a thread, running blocking work on its blocking threads;
+    /// in-process callers wait for it with `settled()`.
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         let started = ContinuousClock.now
         let (answer, routeName) = route(request, started: started)
@@ -127,7 +115,12 @@ public final class ComandaApplication: HTTPResponder {
         switch router.match(request.method, path: request.path) {
         case .found(let route, let parameters, let pattern):
             let finisher = AnswerFinisher(application: self, pattern: pattern, started: started)
-            return (answer(request, route, parameters, finisher), pattern)
+            guard route.blocks else { return (answer(request, route, parameters, finisher), pattern) }
+            // On one of the server's blocking threads, where waiting (for a
+            // write's batch, a password's hash) holds up no one else.
+            return (.blocking { [self] in
+                finisher.finish(.success(answer(request, route, parameters, finisher).settled()), for: request)
+            }, pattern)
         case .methodNotAllowed(let allowed):
             return (methodNotAllowed(request, allowed), "unmatched")
         case .badPath:

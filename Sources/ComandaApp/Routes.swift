@@ -97,9 +97,9 @@ struct Route: Sendable {
     let access: Access
     /// A stream: it also takes `?ticket=` in place of the token.
     var isStream = false
-    /// Its handler may block (waits for a write, hashes a password): the
-    /// server runs it on a blocking thread. A write that answers `later`
-    /// does not block.
+    /// Its handler may block (waits for a write, hashes a password): it is
+    /// answered `HTTPResponse.blocking`, on one of the server's blocking
+    /// threads. A write answered `after` its commit does not block.
     var blocks = false
     let handler: RouteHandler
 }
@@ -111,7 +111,7 @@ struct Routes: Sendable {
     /// Adds a route; `pattern` is like `/platos/:id`. `blocks`: whether the
     /// handler may block; by default, when the method writes (every method
     /// but GET, HEAD and OPTIONS), since such a handler waits for its write
-    /// to commit. A handler that answers `later` says false.
+    /// to commit. A handler that answers `after` its write says false.
     mutating func add(_ method: HTTPMethod, _ pattern: String, _ access: Access, blocks: Bool? = nil,
                       _ handler: @escaping RouteHandler) {
         let writes = method != .GET && method != .HEAD && method != .OPTIONS

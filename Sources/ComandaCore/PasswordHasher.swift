@@ -1,3 +1,4 @@
+import CSystem
 import Crypto
 import CryptoExtras
 import Foundation
@@ -78,13 +79,14 @@ public enum ConstantTime {
 public enum RandomToken {
     /// `byteCount` random bytes as URL-safe base64 (⌈4n/3⌉ characters).
     public static func urlSafe(byteCount: Int) -> String {
-        var rng = SystemRandomNumberGenerator()
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(byteCount + 8)
-        while bytes.count < byteCount {
-            withUnsafeBytes(of: rng.next() as UInt64) { bytes += $0 }
+        var bytes = [UInt8](repeating: 0, count: byteCount)
+        // One getrandom for all of them (the standard library's generator
+        // makes one per 8 bytes); should that fail, the generator, which traps.
+        if comanda_random_bytes(&bytes, byteCount) != 0 {
+            var rng = SystemRandomNumberGenerator()
+            for i in bytes.indices { bytes[i] = rng.next() }
         }
-        return base64URL(bytes[..<byteCount])
+        return base64URL(bytes[...])
     }
 
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)

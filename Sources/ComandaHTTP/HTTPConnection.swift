@@ -40,7 +40,7 @@ final class HTTPConnection: @unchecked Sendable {
     /// When the stream started (it ends after `streamMaxDuration`).
     private var streamStartedAt: UInt64 = 0
 
-    /// The request being answered on the blocking pool (state `awaiting`).
+    /// The request whose answer is to come (state `awaiting`).
     private var awaited: AwaitedRequest?
     /// Reading is paused while awaiting (the client sent too much ahead, or shut its side).
     private var readingPaused = false
@@ -178,35 +178,38 @@ final class HTTPConnection: @unchecked Sendable {
     private static let continueLine = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
     private func answer(_ request: HTTPRequest) {
-        if let pool = server.blockingPool, server.responder.mayBlock(request) {
-            // Off the event loop: the pool's thread answers, then wakes the worker.
-            state = .awaiting
-            awaited = AwaitedRequest(request: request, started: DispatchTime.now().uptimeNanoseconds)
-            let responder = server.responder
-            pool.submit { [self] in
-                worker.wake(self, answer: responder.respond(to: request))
-            }
-            return
-        }
         let started = DispatchTime.now().uptimeNanoseconds
         let response = server.responder.respond(to: request)
-        if let pending = response.pending {
-            // Made elsewhere (the store's writer): no thread waits for it here.
-            state = .awaiting
-            awaited = AwaitedRequest(request: request, started: started)
-            pending.whenAnswered { [self] answer in worker.wake(self, answer: answer) }
+        guard let pending = response.pending else {
+            queue(response, for: request, started: started)
             return
         }
-        queue(response, for: request, started: started)
+        // Made elsewhere (the store's writer, a blocking thread): no thread waits for it here.
+        state = .awaiting
+        awaited = AwaitedRequest(request: request, started: started)
+        waitFor(pending)
     }
 
-    /// The pool's answer has arrived (on the worker queue): it is written,
+    /// Waits for `pending` without a thread: its blocking work (if any) goes
+    /// to the blocking threads, and the answer wakes this worker.
+    private func waitFor(_ pending: PendingResponse) {
+        if let work = pending.takeWork() {
+            if let pool = server.blockingPool {
+                pool.submit { pending.answer(work()) }
+            } else {
+                pending.answer(work())
+            }
+        }
+        pending.whenAnswered { [self] answer in worker.wake(self, answer: answer) }
+    }
+
+    /// The answer to come has arrived (on the worker queue): it is written,
     /// and requests that arrived meanwhile are answered.
     private func finishAwaited(_ response: HTTPResponse) {
         guard state == .awaiting, let awaited else { return }
-        guard response.pending == nil else {
+        if let pending = response.pending {
             // An answer that is itself to come later: wait for that one.
-            response.pending?.whenAnswered { [self] answer in worker.wake(self, answer: answer) }
+            waitFor(pending)
             return
         }
         self.awaited = nil
@@ -287,7 +290,7 @@ final class HTTPConnection: @unchecked Sendable {
     }
 
     /// Something from another thread is ready for this connection (on the
-    /// worker queue): a stream's bytes, or the pool's answer.
+    /// worker queue): a stream's bytes, or an answer that was to come.
     func woken(answer: HTTPResponse?) {
         if let answer { finishAwaited(answer) } else { pumpStream() }
     }
@@ -436,7 +439,7 @@ final class HTTPConnection: @unchecked Sendable {
         func elapsed(_ since: UInt64) -> Double { Double(now &- since) / 1e9 }
         switch state {
         case .closed, .awaiting:
-            // Awaiting: the request is being answered; the pool always answers.
+            // Awaiting: the request is being answered; its answer always comes (the writer and the blocking threads always answer).
             return
         case .lingering:
             if elapsed(lastActivity) >= Self.lingerSeconds { close() }
@@ -478,7 +481,7 @@ final class HTTPConnection: @unchecked Sendable {
     }
 }
 
-/// A request handed to the blocking pool, kept for writing its answer.
+/// A request whose answer is to come, kept for writing the answer.
 private struct AwaitedRequest {
     let request: HTTPRequest
     let started: UInt64

@@ -1,18 +1,11 @@
 /// The one seam between the server and the application: a complete request
 /// in, a response out. The same value answers in-process tests and sockets.
 public protocol HTTPResponder: Sendable {
-    /// Answers one request. Called on a worker queue, or on the blocking
-    /// pool's thread for a request that `mayBlock`.
+    /// Answers one request, on a worker's event loop: it must not block.
+    /// Work that may block is answered `HTTPResponse.blocking { … }` (run on
+    /// the server's blocking threads), work handed elsewhere
+    /// `HTTPResponse.later(pending)`.
     func respond(to request: HTTPRequest) -> HTTPResponse
-    /// Whether answering `request` may block (it waits for a disk write, or
-    /// hashes a password): the server then answers it on its blocking pool,
-    /// so that the worker's event loop goes on with other connections.
-    func mayBlock(_ request: HTTPRequest) -> Bool
-}
-
-extension HTTPResponder {
-    /// Nothing blocks by default.
-    public func mayBlock(_ request: HTTPRequest) -> Bool { false }
 }
 
 /// A responder made from a closure (tests, small tools).

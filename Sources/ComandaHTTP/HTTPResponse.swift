@@ -34,6 +34,13 @@ public struct HTTPResponse: Sendable {
         return response
     }
 
+    /// An answer made by `work`, which may block (waits for the disk,
+    /// hashes a password): the server runs it on one of its blocking threads,
+    /// so that no event loop waits for it.
+    public static func blocking(_ work: @escaping @Sendable () -> HTTPResponse) -> HTTPResponse {
+        .later(PendingResponse(work: work))
+    }
+
     /// This response, or (if it is to come later) the answer once given,
     /// waiting for it: for callers that may block, never an event loop.
     public func settled() -> HTTPResponse {

@@ -9,9 +9,26 @@ public final class PendingResponse: @unchecked Sendable {
     // Guarded by `mutex`.
     private var response: HTTPResponse?
     private var deliver: (@Sendable (HTTPResponse) -> Void)?
+    /// Work that makes the answer and may block: the connection hands it to
+    /// the server's blocking threads (`HTTPResponse.blocking`).
+    private var work: (@Sendable () -> HTTPResponse)?
 
-    /// An answer to come.
+    /// An answer to come, given by whoever the work was handed to.
     public init() {}
+
+    /// An answer that `work` makes on a thread that may block.
+    init(work: @escaping @Sendable () -> HTTPResponse) {
+        self.work = work
+    }
+
+    /// The work to run for the answer, if it is still to be run (once).
+    func takeWork() -> (@Sendable () -> HTTPResponse)? {
+        mutex.lock()
+        defer { mutex.unlock() }
+        let taken = work
+        work = nil
+        return taken
+    }
 
     /// Gives the answer (from any thread). Only the first answer counts.
     public func answer(_ answer: HTTPResponse) {
@@ -42,8 +59,9 @@ public final class PendingResponse: @unchecked Sendable {
     }
 
     /// Waits for the answer (for a caller that may block: in-process tests,
-    /// never an event loop).
+    /// never an event loop); blocking work not yet run runs here.
     public func wait() -> HTTPResponse {
+        if let work = takeWork() { answer(work()) }
         mutex.lock()
         defer { mutex.unlock() }
         while true {

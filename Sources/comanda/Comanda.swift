@@ -1,5 +1,6 @@
 import ArgumentParser
 import ComandaApp
+import CSystem
 import ComandaCore
 import ComandaResources
 import ComandaHTTP
@@ -80,6 +81,11 @@ struct Serve: ParsableCommand {
     var publicFolder: String?
 
     func run() throws {
+        // Freed memory kept (up to 64 MiB) rather than handed back to the
+        // kernel after each burst and faulted in again: under a steady load
+        // of writes that was 4-5% of the server's time (madvise and page
+        // faults; docs/PERFORMANCE.md, "Group commit").
+        comanda_malloc_keep_freed(64 << 20)
         var flags: [(key: String, value: String)] = []
         if let host { flags.append(("host", host)) }
         if let port { flags.append(("port", port)) }

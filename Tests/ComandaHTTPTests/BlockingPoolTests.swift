@@ -5,23 +5,25 @@ import Synchronization
 import Testing
 
 /// A responder whose writes (POST) block, as a write waiting for its batch
-/// to commit does: `POST /wait/N` holds its thread N milliseconds. Other
-/// methods echo at once, on the worker.
+/// to commit does: `POST /wait/N` holds its thread N milliseconds, answered
+/// `.blocking`. Other methods echo at once, on the worker.
 private final class BlockingResponder: HTTPResponder {
     let running = Atomic<Int>(0)
     let most = Atomic<Int>(0)
 
-    func mayBlock(_ request: HTTPRequest) -> Bool { request.method == .POST }
-
     func respond(to request: HTTPRequest) -> HTTPResponse {
-        if request.method == .POST, request.path.hasPrefix("/wait/"), let ms = Int(request.path.dropFirst(6)) {
-            let now = running.add(1, ordering: .relaxed).newValue
-            _ = most.max(now, ordering: .relaxed)
-            Thread.sleep(forTimeInterval: Double(ms) / 1000)
-            running.subtract(1, ordering: .relaxed)
-        }
         let body = request.body.isEmpty ? "" : " " + String(decoding: request.body, as: UTF8.self)
-        return .text("\(request.method.rawValue) \(request.target)\(body)")
+        let text = "\(request.method.rawValue) \(request.target)\(body)"
+        guard request.method == .POST else { return .text(text) }
+        return .blocking { [self] in
+            if request.path.hasPrefix("/wait/"), let ms = Int(request.path.dropFirst(6)) {
+                let now = running.add(1, ordering: .relaxed).newValue
+                _ = most.max(now, ordering: .relaxed)
+                Thread.sleep(forTimeInterval: Double(ms) / 1000)
+                running.subtract(1, ordering: .relaxed)
+            }
+            return .text(text)
+        }
     }
 }
 

@@ -43,4 +43,13 @@ void comanda_eventfd_signal(int fd);
 /// Reads the eventfd's counter back to zero (not readable until signalled again).
 void comanda_eventfd_clear(int fd);
 
+/// Fills `buf` with `n` bytes from the kernel's secure generator (getrandom,
+/// one call for all of them); 0 on success, -1 if it could not.
+int comanda_random_bytes(void *buf, size_t n);
+
+/// Keeps freed memory in the process instead of giving it back to the
+/// kernel at once (mallopt M_TRIM_THRESHOLD), so that a steady load does not
+/// return pages and fault them in again for every burst.
+void comanda_malloc_keep_freed(size_t bytes);
+
 #endif
