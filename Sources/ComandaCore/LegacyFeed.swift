@@ -76,25 +76,51 @@ public enum LegacyFeed {
 
     /// `yyyy-MM-dd HH:mm:ss +0000` in UTC.
     public static func feedTime(_ t: Int64) -> String {
-        let (date, time) = utcParts(t)
-        return "\(date) \(time) +0000"
+        utcTime(t, between: 0x20, after: " +0000")
     }
 
     /// `yyyy-MM-ddTHH:mm:ssZ`.
     public static func isoTime(_ t: Int64) -> String {
-        let (date, time) = utcParts(t)
-        return "\(date)T\(time)Z"
+        utcTime(t, between: 0x54, after: "Z")
     }
 
-    private static func utcParts(_ t: Int64) -> (String, String) {
+    /// `yyyy-MM-dd`, `between`, `HH:mm:ss`, `after`: written as bytes in
+    /// one go (each answer with a party carries one or two of these).
+    private static func utcTime(_ t: Int64, between: UInt8, after: StaticString) -> String {
         var seconds = time_t(t)
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        func pad(_ n: Int32, _ width: Int = 2) -> String {
-            let s = String(n)
-            return String(repeating: "0", count: max(0, width - s.count)) + s
+        let year = Int(parts.tm_year) + 1900
+        var out: [UInt8] = []
+        out.reserveCapacity(26)
+        if (0...9999).contains(year) {
+            append(year, width: 4, to: &out)
+        } else {
+            out += Array(String(year).utf8)
         }
-        return ("\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday))",
-                "\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))")
+        out.append(0x2D)
+        append(Int(parts.tm_mon) + 1, width: 2, to: &out)
+        out.append(0x2D)
+        append(Int(parts.tm_mday), width: 2, to: &out)
+        out.append(between)
+        append(Int(parts.tm_hour), width: 2, to: &out)
+        out.append(0x3A)
+        append(Int(parts.tm_min), width: 2, to: &out)
+        out.append(0x3A)
+        append(Int(parts.tm_sec), width: 2, to: &out)
+        after.withUTF8Buffer { out += $0 }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `n` (0 ≤ n < 10^width) in `width` decimal digits, zeros first.
+    private static func append(_ n: Int, width: Int, to out: inout [UInt8]) {
+        var divisor = 1
+        for _ in 1..<width { divisor *= 10 }
+        var rest = n
+        while divisor > 0 {
+            out.append(0x30 + UInt8(rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
     }
 }

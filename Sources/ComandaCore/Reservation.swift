@@ -82,6 +82,11 @@ public enum Waitlist {
     /// A name trimmed and otherwise untouched (no Unicode normalisation), or why not.
     public static func name(_ raw: String) throws(WaitlistError) -> String {
         let trimmed = raw.trimmingWhitespace()
+        // Printable ASCII (most names): a character per byte, and no control characters.
+        if trimmed.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            guard (1...100).contains(trimmed.utf8.count) else { throw .invalidName("must be 1 to 100 characters") }
+            return trimmed
+        }
         guard (1...100).contains(trimmed.count) else { throw .invalidName("must be 1 to 100 characters") }
         guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw .invalidName("must not contain control characters")
