@@ -96,7 +96,7 @@ public final class ComandaApplication: HTTPResponder {
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         let started = ContinuousClock.now
         let (answer, routeName) = route(request, started: started)
-        // Finished when given (RouteRequest.later).
+        // Finished when given (RouteRequest.after, or the blocking work in route).
         if answer.pending != nil { return answer }
         return finish(answer, for: request, route: routeName, started: started)
     }

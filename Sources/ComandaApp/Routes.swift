@@ -73,7 +73,9 @@ struct RouteRequest: Sendable {
 /// Finishes an answer that is given later like one given at once: errors
 /// mapped, gzip and conditional GET applied, the metrics told.
 struct AnswerFinisher: Sendable {
-    unowned let application: ComandaApplication
+    /// Held strongly: a write still in the writer when the server stops is
+    /// answered into a closed connection, never through a freed application.
+    let application: ComandaApplication
     /// The route's pattern (what the metrics count under).
     let pattern: String
     let started: ContinuousClock.Instant
