@@ -439,7 +439,8 @@ final class HTTPConnection: @unchecked Sendable {
         func elapsed(_ since: UInt64) -> Double { Double(now &- since) / 1e9 }
         switch state {
         case .closed, .awaiting:
-            // Awaiting: the request is being answered; its answer always comes (the writer and the blocking threads always answer).
+            // Awaiting: its answer always comes (the writer and the
+            // blocking threads always answer).
             return
         case .lingering:
             if elapsed(lastActivity) >= Self.lingerSeconds { close() }

@@ -15,8 +15,8 @@ extension AppDatabase {
     /// the number of parties of its band waiting ahead of it (counted in the
     /// same transaction, so two arrivals never share a place).
     public func addReservation(name: String, size: Int, now: Int64,
-                               quote: (_ ahead: Int) -> WaitQuote) throws(StoreError) -> HostParty {
-        try write { db in try Self.insertReservation(db, name: name, size: size, now: now, quote: quote) }
+                               quote: @escaping @Sendable (_ ahead: Int) -> WaitQuote) throws -> HostParty {
+        try addingReservation(name: name, size: size, now: now, quote: quote).wait()
     }
 
     /// `addReservation` as a write to wait for or to hand on (`PendingWrite`).
