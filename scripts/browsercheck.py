@@ -92,7 +92,24 @@ def browser():
     for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1000", "--lang=es-ES"]:
         options.add_argument(flag)
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-    return webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+    # The console is kept, so that quitting can tell whether the pages'
+    # Content-Security-Policy refused anything they needed.
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+    close = driver.quit
+
+    def quit_checked():
+        try:
+            entries = driver.get_log("browser")
+        except Exception:
+            entries = []
+        close()
+        refused = [e["message"] for e in entries if "Content Security Policy" in e.get("message", "")]
+        if refused:
+            fail("browsercheck", "the page's Content-Security-Policy refused something it needs: " + refused[0])
+
+    driver.quit = quit_checked
+    return driver
 
 
 def log_in(driver, url, login, password):

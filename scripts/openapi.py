@@ -378,6 +378,11 @@ PARTY_LINKS = {
     "Show": {"operationId": "reservation", "parameters": {"id": "$response.body#/id"}},
 }
 
+# Logins and registrations wait for a password hash on their own bounded queue.
+BUSY = {"description": "Too many logins waiting for their password to be checked; try again after `Retry-After`.",
+        "headers": {"Retry-After": {"required": True, "schema": {"type": "string"}}},
+        "content": json_content(ref("Error"))}
+
 PATHS = {
     "/health": {"get": {"summary": "Liveness: `ok`, no database work.", "operationId": "health", "tags": ["Operations"],
                         "security": [], "x-roles": [], "responses": feed("`ok`")}},
@@ -436,16 +441,19 @@ PATHS = {
                               {"200": ok({"type": "array", "items": ref("Categoria")}, headers=ETAG), "304": NOT_MODIFIED},
                               tags=["Menu"], operation_id="categorias")},
     "/usuarios": {"post": op("Register a customer.", ANYONE,
-                             {"201": ok(ref("Usuario"), "Created."), "409": error("The login is taken (ignoring case).")},
+                             {"201": ok(ref("Usuario"), "Created."), "409": error("The login is taken (ignoring case)."),
+                              "503": BUSY},
                              request=body(REQUESTS["NuevoUsuario"]), tags=["Users"], operation_id="register")},
     "/sesiones": {"post": op("Log in: a new token.", ANYONE,
                              {"201": ok(ref("Sesion"), "Logged in."),
                               "401": {"description": "Wrong login or password (the same answer for both).",
                                       "headers": {"WWW-Authenticate": {"required": True, "schema": {"type": "string"}}},
                                       "content": json_content(ref("Error"))},
-                              "429": {"description": "Too many failed logins.",
+                              "429": {"description": "Too many failed logins for this login from this client address, "
+                                                     "or from this address for any login.",
                                       "headers": {"Retry-After": {"required": True, "schema": {"type": "string"}}},
-                                      "content": json_content(ref("Error"))}},
+                                      "content": json_content(ref("Error"))},
+                              "503": BUSY},
                              request=body(REQUESTS["Credenciales"]), tags=["Users"], operation_id="login")},
     "/sesiones/actual": {"delete": op("Log out: the token stops working.", USER, {"204": NO_CONTENT},
                                       tags=["Users"], operation_id="logout")},

@@ -9,10 +9,40 @@
 #include <malloc.h>
 #include <unistd.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include "csystem.h"
 
 int comanda_accept_nonblocking(int fd) {
     return accept4(fd, 0, 0, SOCK_NONBLOCK | SOCK_CLOEXEC);
+}
+
+int comanda_accept_peer(int fd, char *addr, size_t addr_len) {
+    struct sockaddr_storage peer;
+    socklen_t len = sizeof(peer);
+    int conn = accept4(fd, (struct sockaddr *)&peer, &len, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (conn < 0 || addr_len == 0) return conn;
+    addr[0] = 0;
+    if (peer.ss_family == AF_INET) {
+        inet_ntop(AF_INET, &((struct sockaddr_in *)&peer)->sin_addr, addr, (socklen_t)addr_len);
+    } else if (peer.ss_family == AF_INET6) {
+        struct in6_addr *a6 = &((struct sockaddr_in6 *)&peer)->sin6_addr;
+        if (IN6_IS_ADDR_V4MAPPED(a6)) {
+            inet_ntop(AF_INET, &a6->s6_addr[12], addr, (socklen_t)addr_len);
+        } else {
+            inet_ntop(AF_INET6, a6, addr, (socklen_t)addr_len);
+        }
+    } else if (peer.ss_family == AF_UNIX) {
+        snprintf(addr, addr_len, "unix");
+    }
+    return conn;
+}
+
+void comanda_lower_thread_priority(int nice_value) {
+    setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice_value);
 }
 
 int comanda_accept_blocking(int fd) {

@@ -31,8 +31,12 @@ public struct AppConfiguration: Sendable, Equatable {
     public var tokenLifetimeDays = 30
     /// Failed logins for one login, within `lockoutMinutes`, before 429.
     public var maxFailedLogins = 10
+    /// Failed logins from one client address, whatever the login, within `lockoutMinutes`, before 429.
+    public var maxFailedLoginsPerAddress = 50
     /// The lock-out window in minutes.
     public var lockoutMinutes = 15
+    /// Logins (and registrations) waiting for a password hash at most; one more is 503 with `Retry-After`.
+    public var maxWaitingLogins = 64
     /// The waitlist's default quote: minutes for each party of the band ahead, plus that once more.
     public var minutosPorGrupo = 10
     /// log2 of scrypt's cost for new password hashes (stored with each hash).
@@ -131,7 +135,20 @@ public struct AppConfiguration: Sendable, Equatable {
         int("workers", 1...256) { $0.http.workers = $1 },
         int("tokenLifetimeDays", 1...3650) { $0.tokenLifetimeDays = $1 },
         int("maxFailedLogins", 1...1000) { $0.maxFailedLogins = $1 },
+        int("maxFailedLoginsPerAddress", 1...100_000) { $0.maxFailedLoginsPerAddress = $1 },
         int("lockoutMinutes", 1...1440) { $0.lockoutMinutes = $1 },
+        int("maxWaitingLogins", 1...10_000) { $0.maxWaitingLogins = $1 },
+        int("maxConnectionsPerClient", 0...1_000_000) { $0.http.maxConnectionsPerClient = $1 },
+        Setting(key: "trustedAddresses", expected: "addresses separated by commas (IPv4 or IPv6), or none") { config, value in
+            let list = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            guard list.allSatisfy({ address in address.utf8.count <= 45
+                && address.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x46).contains($0) || (0x61...0x66).contains($0)
+                    || $0 == 0x2E || $0 == 0x3A } }) || value.trimmingCharacters(in: .whitespaces) == "none" else { return false }
+            config.http.trustedAddresses = value.trimmingCharacters(in: .whitespaces) == "none" ? [] : list
+            return true
+        },
+        int("minBodyBytesPerSecond", 0...(1 << 30)) { $0.http.minBodyBytesPerSecond = $1 },
+        seconds("bodyRateGraceSeconds") { $0.http.bodyRateGracePeriod = $1 },
         int("minutosPorGrupo", 1...240) { $0.minutosPorGrupo = $1 },
         int("scryptLogN", 10...20) { $0.scryptLogN = $1 },
         Setting(key: "queuePath", expected: "a path like /queue (letters, digits, - and _ between slashes)") { config, value in

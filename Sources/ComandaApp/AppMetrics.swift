@@ -18,6 +18,7 @@ public final class AppMetrics: HTTPServerObserver, Sendable {
     private let requests = Mutex<[RequestKey: CoreMetrics.Counter]>([:])
     private let timers = Mutex<[String: Metrics.Timer]>([:])
     private let parseErrors = Mutex<[String: CoreMetrics.Counter]>([:])
+    private let refusals = Mutex<[String: CoreMetrics.Counter]>([:])
     private let connections: CoreMetrics.Gauge
     private let databaseSize: CoreMetrics.Gauge
     private let openConnectionsSource = Mutex<(@Sendable () -> Int)?>(nil)
@@ -93,6 +94,19 @@ public final class AppMetrics: HTTPServerObserver, Sendable {
             if let c = all[kind] { return c }
             let c = CoreMetrics.Counter(label: "comanda_http_parse_errors_total", dimensions: [("kind", kind)], factory: factory)
             all[kind] = c
+            return c
+        }
+        counter.increment()
+    }
+
+    /// Counts a connection refused at accept or cut for being slow, by reason
+    /// (`per_client`, `max_connections`, `shutdown`, `out_of_files`, `slow_head`, `slow_body`).
+    public func connectionRefused(reason: String) {
+        let counter = refusals.withLock { all in
+            if let c = all[reason] { return c }
+            let c = CoreMetrics.Counter(label: "comanda_http_connections_refused_total", dimensions: [("reason", reason)],
+                                        factory: factory)
+            all[reason] = c
             return c
         }
         counter.increment()

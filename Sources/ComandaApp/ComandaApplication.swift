@@ -10,6 +10,10 @@ import Logging
 public final class ComandaApplication: HTTPResponder {
     private let router: Router<Route>
     private let users: UserService
+    /// Logged-in users' open streams, ended with their session.
+    let streams: SessionStreams
+    /// The threads that hash passwords (logins, registrations).
+    private let passwords: BlockingPool
     private let staticFiles: StaticFiles?
     private let logger: Logger
     /// The legacy host app's base path, host key included (`/queue/KEY`).
@@ -18,6 +22,9 @@ public final class ComandaApplication: HTTPResponder {
     public let metrics: AppMetrics
     /// The live updates' topics and subscribers.
     let hub: EventHub
+    /// Path prefixes whose next segment is a secret (a guest's link, the
+    /// legacy host key): the log shows `…` in its place.
+    private let secretPrefixes: [String]
 
     /// Builds the application on an open database; `now` (Unix seconds) is the clock.
     /// `locator` finds the default pages and the API description (working directory, then beside the binary).
@@ -40,7 +47,13 @@ public final class ComandaApplication: HTTPResponder {
         MenuEditRoutes.register(on: &router, database: database, catalog: catalog, now: now)
         let users = UserService(database: database, configuration: configuration, now: now)
         self.users = users
-        UserRoutes.register(on: &router, users: users, catalog: catalog)
+        // One hash per core at most, below the event loop's priority, with a bounded queue.
+        let passwords = BlockingPool(maxThreads: HTTPServerConfiguration.defaultWorkers,
+                                     maxWaiting: configuration.maxWaitingLogins, nice: 10)
+        self.passwords = passwords
+        let streams = SessionStreams(users: users)
+        self.streams = streams
+        UserRoutes.register(on: &router, users: users, catalog: catalog, passwords: passwords, streams: streams)
         let hub = EventHub()
         self.hub = hub
         let board = KitchenBoard(database: database, hub: hub)
@@ -65,7 +78,8 @@ public final class ComandaApplication: HTTPResponder {
             }
         })
         // The streams first: `/reservations/eventos` before `/reservations/:id`.
-        LiveRoutes.register(on: &router, hub: hub, waitlist: waitlist, board: board, database: database, logger: logger)
+        LiveRoutes.register(on: &router, hub: hub, waitlist: waitlist, board: board, database: database,
+                            streams: streams, logger: logger)
         WaitlistRoutes.register(on: &router, waitlist: waitlist)
         let pages = staticFiles
         router.add(.GET, "/espera/:token", .anyone) { r in
@@ -79,8 +93,13 @@ public final class ComandaApplication: HTTPResponder {
             logger.error("could not keep the queue host key in the database (\(error.description)); this run uses a temporary one")
         }
         self.queueHostPath = configuration.queuePath + "/" + key
+        self.secretPrefixes = ["/espera/", "/m/", configuration.queuePath + "/"]
         LegacyQueueRoutes.register(on: &router, base: configuration.queuePath, hostKey: key, waitlist: waitlist)
         self.router = router.router
+    }
+
+    deinit {
+        passwords.stop()
     }
 
     /// Every route with its access, in the order registered (the API description is held against it).
@@ -101,9 +120,40 @@ public final class ComandaApplication: HTTPResponder {
         return finish(answer, for: request, route: routeName, started: started)
     }
 
-    /// Gzip and conditional GET applied, the metrics told: the last step of every answer.
+    /// Looks at a request's head before its body is read (the server asks
+    /// when a body is announced and has not all arrived): a route that needs
+    /// a token or a role is refused here, 401 or 403, so that nobody without
+    /// access can make the server read, or hold, a body. Everything else
+    /// (unknown paths, public routes) is read and answered as usual.
+    public func screen(head: HTTPRequest) -> HTTPResponse? {
+        guard case .found(let route, _, let pattern) = router.match(head.method, path: head.path),
+              route.access != .anyone else { return nil }
+        do {
+            let (usuario, _) = try users.authenticate(head)
+            if case .staff(let rol) = route.access, !usuario.rol.passes(rol) { throw UserError.forbidden }
+            return nil
+        } catch {
+            return finish(errorResponse(error, request: head), for: head, route: pattern, started: .now)
+        }
+    }
+
+    /// The path with its secret segment (a guest's or a table's link, the
+    /// legacy host key) replaced by `…`, for the log.
+    public func loggedPath(_ path: Substring) -> Substring {
+        for prefix in secretPrefixes where path.hasPrefix(prefix) {
+            let rest = path.dropFirst(prefix.count)
+            guard !rest.isEmpty else { return path }
+            let tail = rest.firstIndex(of: "/").map { rest[$0...] } ?? ""
+            return Substring(prefix + "…" + tail)
+        }
+        return path
+    }
+
+    /// Gzip and conditional GET applied, the pages' security headers added,
+    /// the metrics told: the last step of every answer.
     func finish(_ answer: HTTPResponse, for request: HTTPRequest, route: String, started: ContinuousClock.Instant) -> HTTPResponse {
-        let response = ConditionalGzip.finish(answer, for: request)
+        var response = ConditionalGzip.finish(answer, for: request)
+        PageHeaders.add(to: &response)
         let elapsed = ContinuousClock.now - started
         let nanos = UInt64(max(0, elapsed.components.seconds)) * 1_000_000_000 + UInt64(max(0, elapsed.components.attoseconds / 1_000_000_000))
         metrics.record(route: route, method: request.method, status: response.status.code, nanoseconds: nanos)
@@ -196,7 +246,7 @@ public final class ComandaApplication: HTTPResponder {
 
     private func internalError(_ error: any Error, request: HTTPRequest) -> HTTPResponse {
         let id = String(UInt64.random(in: 0...UInt64.max), radix: 16)
-        logger.error("request \(id) \(request.method.rawValue) \(request.path) failed: \(String(reflecting: error))")
+        logger.error("request \(id) \(request.method.rawValue) \(loggedPath(request.path)) failed: \(String(reflecting: error))")
         return HTTPResponse.error(.internalServerError, code: "internal_error",
                                   message: "Something went wrong on our side (request \(id)).")
     }

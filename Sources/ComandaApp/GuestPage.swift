@@ -30,7 +30,7 @@ enum GuestPage {
         <html lang="es"><head><meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>Enlace no válido</title>
-        <style>body{font:1.4rem/1.5 system-ui,sans-serif;margin:2rem;color:#222}</style></head>
+        <link rel="stylesheet" href="/inicio.css"></head>
         <body><h1>Este enlace no es válido</h1>
         <p>No encontramos ningún grupo en la lista de espera con este enlace. Pregunte en la entrada.</p></body></html>
 

@@ -8,7 +8,7 @@ import Logging
 /// so a refusal is an ordinary JSON error.
 enum LiveRoutes {
     static func register(on router: inout Routes, hub: EventHub, waitlist: WaitlistService, board: KitchenBoard,
-                         database: AppDatabase, logger: Logger) {
+                         database: AppDatabase, streams: SessionStreams, logger: Logger) {
         router.addStream("/reservations/eventos", .anyone) { r in
             stream(hub, "reservations", r.http, logger) {
                 ("reservations", try WaitlistRoutes.listBody(waitlist).body)
@@ -24,7 +24,7 @@ enum LiveRoutes {
             }
         }
         router.addStream("/cocina/eventos", .staff(.cocina)) { r in
-            stream(hub, "cocina", r.http, logger) {
+            stream(hub, "cocina", r.http, logger, held: try held(r, streams, .staff(.cocina))) {
                 ("snapshot", String(decoding: try board.list(EstadoPedido.activos).0, as: UTF8.self))
             }
         }
@@ -33,14 +33,27 @@ enum LiveRoutes {
             guard let id = r.params.id() else { throw OrderError.notFound }
             // Someone else's order, or none, is 404 before anything is streamed.
             _ = try database.pedido(id: id, usuarioID: usuario.id)
-            return stream(hub, "pedido/\(id)", r.http, logger) {
+            return stream(hub, "pedido/\(id)", r.http, logger, held: try held(r, streams, .user)) {
                 ("pedido", OrderJSON.pedido(try database.pedido(id: id, usuarioID: usuario.id)))
             }
         }
     }
 
-    /// A stream of `topic`: the head now, then the hub's events for as long as the client listens.
-    static func stream(_ hub: EventHub, _ topic: String, _ request: HTTPRequest, _ logger: Logger,
+    /// What a stream of a logged-in caller is held by: its session, and the access it must keep.
+    struct Holder {
+        let streams: SessionStreams
+        let session: Session
+        let access: Access
+    }
+
+    private static func held(_ r: RouteRequest, _ streams: SessionStreams, _ access: Access) throws -> Holder {
+        guard let session = r.session else { throw UserError.unauthenticated }
+        return Holder(streams: streams, session: session, access: access)
+    }
+
+    /// A stream of `topic`: the head now, then the hub's events for as long as
+    /// the client listens; `held`: it ends with that session (or its access).
+    static func stream(_ hub: EventHub, _ topic: String, _ request: HTTPRequest, _ logger: Logger, held: Holder? = nil,
                        snapshot: @escaping @Sendable () throws -> (event: String, data: String)) -> HTTPResponse {
         let lastEventID = request.headers["Last-Event-ID"]
         let headers = HTTPHeaders([
@@ -51,8 +64,9 @@ enum LiveRoutes {
         ])
         return .streaming(headers: headers, ResponseStream(heartbeat: EventHub.heartbeat) { sink in
             do {
-                try hub.subscribe(topic, sink, lastEventID: lastEventID, snapshot: snapshot)
-                sink.onClose { hub.unsubscribe(topic, sink) }
+                let subscriber = held.map { $0.streams.watch(sink, session: $0.session, access: $0.access) } ?? sink
+                try hub.subscribe(topic, subscriber, lastEventID: lastEventID, snapshot: snapshot)
+                sink.onClose { hub.unsubscribe(topic, subscriber) }
             } catch {
                 // The client reconnects in 3 s (retry) and tries again.
                 logger.error("stream \(topic) could not start: \(String(reflecting: error))")

@@ -70,6 +70,40 @@ struct RouteRequest: Sendable {
     }
 }
 
+extension RouteRequest {
+    /// The answer of `work`, which hashes a password (a login, a
+    /// registration), made on the passwords' own threads (`pool`): never on
+    /// the threads that writes need, and at a lower priority than the event
+    /// loop. When `pool` has too many waiting, or one waited more than
+    /// `maxWait` seconds for its turn, 503 with `Retry-After`.
+    func hashing(_ pool: BlockingPool, maxWait: Double = 5,
+                 _ work: @escaping @Sendable () throws -> HTTPResponse) throws -> HTTPResponse {
+        let pending = PendingResponse()
+        let finisher = finisher, http = http
+        let queued = ContinuousClock.now
+        let taken = pool.trySubmit {
+            let result: Result<HTTPResponse, any Error>
+            if ContinuousClock.now - queued > .seconds(maxWait) {
+                result = .failure(APIError.busy)
+            } else {
+                result = Result { try work() }
+            }
+            pending.answer(finisher.finish(result, for: http))
+        }
+        guard taken else { throw APIError.busy }
+        return .later(pending)
+    }
+}
+
+extension APIError {
+    /// 503: too many logins are waiting for their password to be checked.
+    static var busy: APIError {
+        var error = APIError(.serviceUnavailable, "service_unavailable", "Too many logins at once; try again in a moment.")
+        error.headers = [("Retry-After", "2")]
+        return error
+    }
+}
+
 /// Finishes an answer that is given later like one given at once: errors
 /// mapped, gzip and conditional GET applied, the metrics told.
 struct AnswerFinisher: Sendable {

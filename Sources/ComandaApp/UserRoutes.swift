@@ -3,23 +3,36 @@ import ComandaHTTP
 
 /// `/usuarios`, `/sesiones` and the favourites.
 enum UserRoutes {
-    static func register(on router: inout Routes, users: UserService, catalog: MenuCatalog) {
-        router.add(.POST, "/usuarios", .anyone) { r in
+    /// `passwords`: the threads that hash passwords (logins and
+    /// registrations wait there, not on the threads writes need).
+    static func register(on router: inout Routes, users: UserService, catalog: MenuCatalog, passwords: BlockingPool,
+                         streams: SessionStreams) {
+        router.add(.POST, "/usuarios", .anyone, blocks: false) { r in
             let body = try JSONBody(r.http)
-            let usuario = try users.register(nombre: try body.string("nombre"), login: try body.string("login"),
-                                             password: try body.string("password"))
-            return try JSON.response(UsuarioDTO(usuario), status: .created)
+            let nombre = try body.string("nombre"), login = try body.string("login"), password = try body.string("password")
+            return try r.hashing(passwords) {
+                let usuario = try users.register(nombre: nombre, login: login, password: password)
+                return try JSON.response(UsuarioDTO(usuario), status: .created)
+            }
         }
-        router.add(.POST, "/sesiones", .anyone) { r in
+        router.add(.POST, "/sesiones", .anyone, blocks: false) { r in
             let body = try JSONBody(r.http)
-            let (token, usuario) = try users.login(login: try body.string("login"), password: try body.string("password"))
-            var response = try JSON.response(SesionDTO(token: token, usuario: UsuarioYoDTO(usuario)), status: .created)
-            response.headers.add("Cache-Control", "no-store")
-            return response
+            let login = try body.string("login"), password = try body.string("password")
+            let address = r.http.clientAddress
+            // A locked-out attempt is refused before it waits for a hash.
+            try users.checkNotLockedOut(login: login, address: address)
+            return try r.hashing(passwords) {
+                let (token, usuario) = try users.login(login: login, password: password, address: address)
+                var response = try JSON.response(SesionDTO(token: token, usuario: UsuarioYoDTO(usuario)), status: .created)
+                response.headers.add("Cache-Control", "no-store")
+                return response
+            }
         }
         router.add(.DELETE, "/sesiones/actual", .user) { r in
             guard let session = r.session else { throw UserError.unauthenticated }
             try users.logout(tokenHash: session.tokenHash)
+            // Its open streams end now, not at their next event.
+            streams.end(session: session.tokenHash)
             return HTTPResponse(status: .noContent)
         }
         router.add(.POST, "/sesiones/actual/tickets", .user) { r in

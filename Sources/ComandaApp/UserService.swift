@@ -2,22 +2,34 @@ import ComandaCore
 import ComandaHTTP
 import ComandaStore
 import Foundation
-import Synchronization
 
 /// Registration, login (with a lock-out after repeated failures), bearer
 /// authentication and logout. The clock is injected, so tests control expiry.
+///
+/// The lock-out counts failures per login *and client address*: ten wrong
+/// passwords for `gerente` from one address lock that address out of that
+/// login, not the manager logging in from the office. Across logins, one
+/// address may fail `maxFailuresPerAddress` times in the window, then every
+/// login from it is 429 until the window has passed.
 final class UserService: Sendable {
     let database: AppDatabase
     private let hasher: PasswordHasher
     private let now: @Sendable () -> Int64
     private let tokenLifetime: Int64
     private let maxFailures: Int
+    private let maxFailuresPerAddress: Int
     private let lockoutWindow: Int64
-    /// Failed login times by login key, kept in memory (a restart forgets them).
-    private let failures = Mutex<[String: [Int64]]>([:])
+    /// Failed login times by login key and client address, and by address
+    /// alone, kept in memory (a restart forgets them).
+    private let failures = Locked<(byLogin: [FailureKey: [Int64]], byAddress: [String: [Int64]])>(([:], [:]))
+
+    private struct FailureKey: Hashable {
+        let login: String
+        let address: String
+    }
     /// Stream tickets by their SHA-256: the session they stand for and when they expire.
     /// In memory: a ticket lives 60 s, and a restart only makes the page ask for another.
-    private let tickets = Mutex<[[UInt8]: (sessionHash: [UInt8], expiresAt: Int64)]>([:])
+    private let tickets = Locked<[[UInt8]: (sessionHash: [UInt8], expiresAt: Int64)]>([:])
     /// Seconds a stream ticket is good for.
     static let ticketLifetime: Int64 = 60
 
@@ -27,6 +39,7 @@ final class UserService: Sendable {
         self.now = now
         self.tokenLifetime = Int64(configuration.tokenLifetimeDays) * 86_400
         self.maxFailures = configuration.maxFailedLogins
+        self.maxFailuresPerAddress = configuration.maxFailedLoginsPerAddress
         self.lockoutWindow = Int64(configuration.lockoutMinutes) * 60
     }
 
@@ -51,8 +64,9 @@ final class UserService: Sendable {
 
     /// A new session for the right login and password. Unknown logins and wrong
     /// passwords get the same error after the same work (one scrypt).
-    func login(login: String, password: String) throws -> (token: String, usuario: Usuario) {
-        let key = UserRules.loginKey(login)
+    /// `address` is the client's (the lock-out counts per login and address).
+    func login(login: String, password: String, address: String = "") throws -> (token: String, usuario: Usuario) {
+        let key = FailureKey(login: UserRules.loginKey(login), address: address)
         let time = now()
         try checkNotLockedOut(key, time)
         guard let stored = try database.usuario(login: login) else {
@@ -64,7 +78,7 @@ final class UserService: Sendable {
             recordFailure(key, time)
             throw UserError.invalidCredentials
         }
-        failures.withLock { _ = $0.removeValue(forKey: key) }
+        failures.withLock { _ = $0.byLogin.removeValue(forKey: key) }
         let token = SessionToken.generate()
         try database.createSesion(tokenHash: SessionToken.hash(token), usuarioID: stored.usuario.id,
                                   now: time, expiresAt: time + tokenLifetime)
@@ -112,18 +126,42 @@ final class UserService: Sendable {
         try database.deleteSesion(tokenHash: tokenHash)
     }
 
-    private func checkNotLockedOut(_ key: String, _ time: Int64) throws {
+    /// 429 now, before any hashing, if this login from this address (or this
+    /// address for any login) has failed too often within the window.
+    func checkNotLockedOut(login: String, address: String) throws {
+        try checkNotLockedOut(FailureKey(login: UserRules.loginKey(login), address: address), now())
+    }
+
+    private func checkNotLockedOut(_ key: FailureKey, _ time: Int64) throws {
+        let window = lockoutWindow, maxFailures = maxFailures, maxPerAddress = maxFailuresPerAddress
         let retryAfter: Int64? = failures.withLock { all in
-            let recent = (all[key] ?? []).filter { $0 > time - lockoutWindow }
-            all[key] = recent.isEmpty ? nil : recent
-            guard recent.count >= maxFailures, let oldest = recent.first else { return nil }
-            return max(1, oldest + lockoutWindow - time)
+            /// Seconds until the oldest failure that counts leaves the window, if `limit` are in it.
+            func wait(_ times: [Int64]?, _ limit: Int, _ keep: ([Int64]?) -> Void) -> Int64? {
+                let recent = (times ?? []).filter { $0 > time - window }
+                keep(recent.isEmpty ? nil : recent)
+                guard recent.count >= limit else { return nil }
+                return max(1, recent[recent.count - limit] + window - time)
+            }
+            let forLogin = wait(all.byLogin[key], maxFailures) { all.byLogin[key] = $0 }
+            let forAddress = wait(all.byAddress[key.address], maxPerAddress) { all.byAddress[key.address] = $0 }
+            switch (forLogin, forAddress) {
+            case (nil, nil): return nil
+            case (let a?, let b?): return max(a, b)
+            case (let a?, nil), (nil, let a?): return a
+            }
         }
         if let retryAfter { throw UserError.tooManyAttempts(retryAfterSeconds: Int(retryAfter)) }
     }
 
-    private func recordFailure(_ key: String, _ time: Int64) {
-        failures.withLock { $0[key, default: []].append(time) }
+    private func recordFailure(_ key: FailureKey, _ time: Int64) {
+        failures.withLock { all in
+            all.byLogin[key, default: []].append(time)
+            // Kept short: only the last `maxFailuresPerAddress` times can matter.
+            var times = all.byAddress[key.address, default: []]
+            times.append(time)
+            if times.count > maxFailuresPerAddress { times.removeFirst(times.count - maxFailuresPerAddress) }
+            all.byAddress[key.address] = times
+        }
     }
 }
 

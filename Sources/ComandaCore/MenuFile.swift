@@ -122,8 +122,8 @@ public enum MenuFile {
         let trimmed = string.trimmingCharacters(in: .whitespacesAndNewlines)
         if !allowEmpty && trimmed.isEmpty { throw fail(name, "must not be empty") }
         if trimmed.count > max { throw fail(name, "is longer than \(max) characters") }
-        if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\n" }) {
-            throw fail(name, "contains control characters")
+        if TextRules.hasForbiddenScalar(trimmed, allowNewline: true) {
+            throw fail(name, "contains control or bidirectional formatting characters")
         }
         return trimmed
     }

@@ -212,8 +212,8 @@ public enum PedidoRules {
         guard lengths.contains(s.count) else {
             throw .invalid(field: field, problem: "must be \(lengths.lowerBound) to \(lengths.upperBound) characters")
         }
-        guard !s.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\n" }) else {
-            throw .invalid(field: field, problem: "must not contain control characters")
+        guard !TextRules.hasForbiddenScalar(s, allowNewline: true) else {
+            throw .invalid(field: field, problem: TextRules.problem)
         }
         return s
     }

@@ -24,8 +24,8 @@ public enum PlatoRules {
             throw Problem(field, lengths.lowerBound == 0 ? "must be at most \(lengths.upperBound) characters"
                                                          : "must be \(lengths.lowerBound) to \(lengths.upperBound) characters")
         }
-        guard !s.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && !(newlines && $0 == "\n") }) else {
-            throw Problem(field, "must not contain control characters")
+        guard !TextRules.hasForbiddenScalar(s, allowNewline: newlines) else {
+            throw Problem(field, TextRules.problem)
         }
         return s
     }

@@ -88,8 +88,8 @@ public enum Waitlist {
             return trimmed
         }
         guard (1...100).contains(trimmed.count) else { throw .invalidName("must be 1 to 100 characters") }
-        guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw .invalidName("must not contain control characters")
+        guard !TextRules.hasForbiddenScalar(trimmed) else {
+            throw .invalidName(TextRules.problem)
         }
         return trimmed
     }

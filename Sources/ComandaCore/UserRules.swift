@@ -14,7 +14,7 @@ public enum UserRules {
         guard nameLength.contains(s.count) else {
             throw .invalid(field: "nombre", problem: "must be 1 to 100 characters")
         }
-        guard !hasControl(s) else { throw .invalid(field: "nombre", problem: "must not contain control characters") }
+        guard !TextRules.hasForbiddenScalar(s) else { throw .invalid(field: "nombre", problem: TextRules.problem) }
         return s
     }
 
@@ -24,8 +24,8 @@ public enum UserRules {
         guard nameLength.contains(s.count) else {
             throw .invalid(field: "login", problem: "must be 1 to 100 characters")
         }
-        guard !hasControl(s), !s.unicodeScalars.contains(where: { $0.properties.isWhitespace }) else {
-            throw .invalid(field: "login", problem: "must not contain spaces or control characters")
+        guard !TextRules.hasForbiddenScalar(s), !s.unicodeScalars.contains(where: { $0.properties.isWhitespace }) else {
+            throw .invalid(field: "login", problem: "must not contain spaces, control or bidirectional formatting characters")
         }
         return s
     }
@@ -40,9 +40,5 @@ public enum UserRules {
         guard passwordLength.contains(raw.count) else {
             throw .invalid(field: "password", problem: "must be 8 to 1024 characters")
         }
-    }
-
-    private static func hasControl(_ s: String) -> Bool {
-        s.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 }

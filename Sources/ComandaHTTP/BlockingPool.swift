@@ -1,3 +1,4 @@
+import CSystem
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -8,10 +9,15 @@ import Darwin
 /// password being hashed), so that no worker's event loop ever waits on them.
 /// Threads are started as work needs them, up to `maxThreads`, and then kept;
 /// jobs beyond that wait in order. A pthread mutex and condition, which the
-/// thread sanitizer understands.
-final class BlockingPool: @unchecked Sendable {
+/// thread sanitizer understands. The application also keeps one of its own
+/// for password hashing (`maxWaiting` bounds its queue, `nice` lowers its
+/// threads below the event loop's), so that a flood of logins never holds
+/// the threads that writes need.
+public final class BlockingPool: @unchecked Sendable {
     private let mutex = ConditionLock()
     private let maxThreads: Int
+    private let maxWaiting: Int
+    private let nice: Int32
     // Guarded by `mutex`.
     private var jobs: [@Sendable () -> Void] = []
     private var head = 0
@@ -19,13 +25,40 @@ final class BlockingPool: @unchecked Sendable {
     private var idle = 0
     private var stopping = false
 
-    init(maxThreads: Int) {
+    /// A pool of at most `maxThreads` threads; `maxWaiting` jobs at most
+    /// wait for one (`trySubmit` refuses more); its threads run at `nice`
+    /// (0: as the process; 10: they yield a shared core to everything else).
+    public init(maxThreads: Int, maxWaiting: Int = .max, nice: Int32 = 0) {
         self.maxThreads = max(1, maxThreads)
+        self.maxWaiting = max(0, maxWaiting)
+        self.nice = nice
     }
 
     /// Runs `job` on one of the pool's threads, in turn.
     func submit(_ job: @escaping @Sendable () -> Void) {
+        _ = enqueue(job, bounded: false)
+    }
+
+    /// Runs `job` on one of the pool's threads, in turn, unless `maxWaiting`
+    /// jobs are already waiting for one: then false, and `job` is dropped.
+    public func trySubmit(_ job: @escaping @Sendable () -> Void) -> Bool {
+        enqueue(job, bounded: true)
+    }
+
+    /// Jobs waiting for a thread now.
+    public var waiting: Int {
         mutex.lock()
+        defer { mutex.unlock() }
+        return jobs.count - head
+    }
+
+    private func enqueue(_ job: @escaping @Sendable () -> Void, bounded: Bool) -> Bool {
+        mutex.lock()
+        // Jobs a thread (idle, or still to be started) takes at once do not wait.
+        if bounded && jobs.count - head >= maxWaiting + idle + (maxThreads - threads) {
+            mutex.unlock()
+            return false
+        }
         jobs.append(job)
         let start = idle == 0 && threads < maxThreads
         if start { threads += 1 }
@@ -38,10 +71,11 @@ final class BlockingPool: @unchecked Sendable {
             mutex.unlock()
             while let job = next(wait: false) { job() }
         }
+        return true
     }
 
     /// Threads end once the jobs already submitted are done.
-    func stop() {
+    public func stop() {
         mutex.lock()
         stopping = true
         mutex.broadcast()
@@ -96,6 +130,7 @@ final class BlockingPool: @unchecked Sendable {
         // that hands it, which goes on reading the other ready requests.
         var param = sched_param(sched_priority: 0)
         _ = sched_setscheduler(0, 3 /* SCHED_BATCH, not exported by Glibc's module */, &param)
+        if nice != 0 { comanda_lower_thread_priority(nice) }
         #endif
         while let job = next(wait: true) { job() }
         mutex.lock()

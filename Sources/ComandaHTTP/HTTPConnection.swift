@@ -17,6 +17,11 @@ final class HTTPConnection: @unchecked Sendable {
     private enum State { case open, awaiting, streaming, closeAfterWrite, lingering, closed }
 
     private let fd: Int32
+    /// The client's address as text, and whether it counts against the per-client limit.
+    private let peer: String
+    private let countedPeer: Bool
+    /// Whether `peer` is a trusted address (it may name its client in `X-Forwarded-For`).
+    private let trustedPeer: Bool
     private let worker: HTTPWorker
     private let server: HTTPServer
     private var state: State = .open
@@ -59,8 +64,21 @@ final class HTTPConnection: @unchecked Sendable {
     /// Seconds a lingering close keeps draining the client's bytes.
     private static let lingerSeconds: Double = 2
 
-    init(fd: Int32, worker: HTTPWorker, server: HTTPServer) {
+    /// The current request's announced body has been looked at by the
+    /// responder (`screen`) and may be read.
+    private var bodyAccepted = false
+    /// When the current request's body began (its head was complete), and
+    /// where in `input` it starts: its rate is checked against the minimum.
+    private var bodyStartedAt: UInt64?
+    private var bodyStartOffset = 0
+    /// When a lingering close began (it lasts `lingerSeconds`, however the client trickles).
+    private var lingerStartedAt: UInt64 = 0
+
+    init(fd: Int32, peer: String = "", countedPeer: Bool = false, worker: HTTPWorker, server: HTTPServer) {
         self.fd = fd
+        self.peer = peer
+        self.countedPeer = countedPeer
+        self.trustedPeer = server.isTrusted(peer)
         self.worker = worker
         self.server = server
         self.parser = HTTPRequestParser(limits: server.configuration.limits)
@@ -99,7 +117,9 @@ final class HTTPConnection: @unchecked Sendable {
                     if input.count - inputStart > Self.aheadLimit { pauseReading(); return }
                     continue
                 }
-                if n == buffer.count && input.count - inputStart < server.configuration.limits.maxBodyBytes * 2 { continue }
+                // A body already accepted is read on in big steps; before that,
+                // each read is looked at, so a refused body is never held.
+                if n == buffer.count && bodyAccepted && input.count - inputStart < server.configuration.limits.maxBodyBytes * 2 { continue }
                 process()
                 return
             }
@@ -151,6 +171,15 @@ final class HTTPConnection: @unchecked Sendable {
             }
             switch step {
             case .needMoreData:
+                if parser.isAtBody && !bodyAccepted {
+                    bodyAccepted = true
+                    bodyStartedAt = DispatchTime.now().uptimeNanoseconds
+                    bodyStartOffset = input.count
+                    if let head = parser.currentHead, let refusal = server.responder.screen(head: addressed(head)) {
+                        refuseBeforeBody(refusal, head)
+                        break
+                    }
+                }
                 if parser.awaitingBodyWithContinue && !sentContinue {
                     sentContinue = true
                     output.append(Self.continueLine)
@@ -159,7 +188,9 @@ final class HTTPConnection: @unchecked Sendable {
                 inputStart += consumed
                 parser.reset()
                 sentContinue = false
-                answer(request)
+                bodyAccepted = false
+                bodyStartedAt = nil
+                answer(addressed(request))
                 requestStartedAt = inputStart < input.count ? DispatchTime.now().uptimeNanoseconds : nil
                 continue
             }
@@ -176,6 +207,35 @@ final class HTTPConnection: @unchecked Sendable {
     }
 
     private static let continueLine = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+
+    /// The request with the client's address: the peer's, or, from a
+    /// trusted proxy, the last one in `X-Forwarded-For`.
+    private func addressed(_ request: HTTPRequest) -> HTTPRequest {
+        var request = request
+        request.remoteAddress = peer
+        request.clientAddress = peer
+        if trustedPeer, let forwarded = request.headers["X-Forwarded-For"],
+           let last = forwarded.split(separator: ",").last?.trimmingHTTPWhitespace(),
+           !last.isEmpty, last.utf8.count <= 64 {
+            request.clientAddress = String(last)
+        }
+        return request
+    }
+
+    /// The responder refused a request on its head: the answer goes now, the
+    /// body is never read (what arrives is drained and dropped), and the
+    /// connection closes.
+    private func refuseBeforeBody(_ response: HTTPResponse, _ head: HTTPRequest) {
+        var bytes: [UInt8] = []
+        response.serialize(into: &bytes, date: worker.dateCache.current(), keepAlive: false,
+                           http10KeepAlive: false, includeBody: head.method != .HEAD)
+        output.append(bytes)
+        state = .closeAfterWrite
+        lingerOnClose = true
+        input = []
+        inputStart = 0
+        log(head, response.status.code, bytes.count, started: DispatchTime.now().uptimeNanoseconds)
+    }
 
     private func answer(_ request: HTTPRequest) {
         let started = DispatchTime.now().uptimeNanoseconds
@@ -253,12 +313,15 @@ final class HTTPConnection: @unchecked Sendable {
         if let stream = response.stream, request.method != .HEAD, response.status == .ok {
             startStream(stream, chunked: request.version == .http1_1)
         }
-        let bytes = output.pending - before
+        log(request, response.status.code, output.pending - before, started: started)
+    }
+
+    /// One line per request at `info`, its path as the responder lets the log show it.
+    private func log(_ request: HTTPRequest, _ status: Int, _ bytes: Int, started: UInt64) {
         let logger = server.logger
-        if logger.logLevel <= .info {
-            let micros = (DispatchTime.now().uptimeNanoseconds - started) / 1000
-            logger.info("\(request.method.rawValue) \(request.path) \(response.status.code) \(bytes)B \(micros)us")
-        }
+        guard logger.logLevel <= .info else { return }
+        let micros = (DispatchTime.now().uptimeNanoseconds &- started) / 1000
+        logger.info("\(request.method.rawValue) \(server.responder.loggedPath(request.path)) \(status) \(bytes)B \(micros)us")
     }
 
     // MARK: - Streams
@@ -391,6 +454,7 @@ final class HTTPConnection: @unchecked Sendable {
         if lingerOnClose || inputStart < input.count {
             state = .lingering
             lastActivity = DispatchTime.now().uptimeNanoseconds
+            lingerStartedAt = lastActivity
             Glibc.shutdown(fd, Int32(SHUT_WR))
             input = []
             inputStart = 0
@@ -408,6 +472,7 @@ final class HTTPConnection: @unchecked Sendable {
         // Counted out before the socket closes, so whoever sees the close
         // (a client, a test) also sees the counts without it.
         server.openConnections.subtract(1, ordering: .relaxed)
+        if countedPeer { server.released(peer: peer) }
         if sink != nil { server.openStreams.subtract(1, ordering: .relaxed) }
         Glibc.close(fd)
         if let sink {
@@ -443,7 +508,8 @@ final class HTTPConnection: @unchecked Sendable {
             // blocking threads always answer).
             return
         case .lingering:
-            if elapsed(lastActivity) >= Self.lingerSeconds { close() }
+            // From when it began: a client trickling bytes does not keep it.
+            if elapsed(lingerStartedAt) >= Self.lingerSeconds { close() }
         case .closeAfterWrite:
             if elapsed(lastActivity) >= config.idleTimeout { close() }
         case .streaming:
@@ -459,9 +525,21 @@ final class HTTPConnection: @unchecked Sendable {
             if !output.isEmpty {
                 if elapsed(lastActivity) >= config.idleTimeout { close() }
             } else if let started = requestStartedAt, !parser.isAtBody {
-                if elapsed(started) >= config.headerTimeout { timeOut(sendResponse: inputStart < input.count) }
+                if elapsed(started) >= config.headerTimeout {
+                    server.observer?.connectionRefused(reason: "slow_head")
+                    timeOut(sendResponse: inputStart < input.count)
+                }
             } else if parser.isAtBody {
-                if elapsed(lastActivity) >= config.idleTimeout { timeOut(sendResponse: true) }
+                if elapsed(lastActivity) >= config.idleTimeout {
+                    server.observer?.connectionRefused(reason: "slow_body")
+                    timeOut(sendResponse: true)
+                } else if config.minBodyBytesPerSecond > 0, let began = bodyStartedAt,
+                          case let seconds = elapsed(began), seconds >= config.bodyRateGracePeriod,
+                          Double(input.count - bodyStartOffset) < Double(config.minBodyBytesPerSecond) * seconds {
+                    // Trickling: the body's average rate is under the minimum.
+                    server.observer?.connectionRefused(reason: "slow_body")
+                    timeOut(sendResponse: true)
+                }
             } else if elapsed(lastActivity) >= config.idleTimeout {
                 close()
             }

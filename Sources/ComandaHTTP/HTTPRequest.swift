@@ -10,6 +10,13 @@ public struct HTTPRequest: Sendable, Equatable {
     public var headers: HTTPHeaders
     /// The body bytes (de-chunked), empty when there was none.
     public var body: [UInt8]
+    /// The client's address as the socket reports it (`""` in-process).
+    /// Not part of equality.
+    public var remoteAddress: String = ""
+    /// The client's address for limits and lock-outs: `remoteAddress`, or,
+    /// when that is one of the server's trusted addresses (a proxy in front), the last address the
+    /// proxy added to `X-Forwarded-For`.
+    public var clientAddress: String = ""
 
     /// Creates a request; tests and the in-process client use this directly.
     public init(method: HTTPMethod, target: String, version: HTTPVersion = .http1_1,

@@ -69,6 +69,12 @@ public struct HTTPRequestParser: Sendable {
         }
     }
 
+    /// The current request's head (its body empty), once parsed.
+    public var currentHead: HTTPRequest? {
+        guard let head else { return nil }
+        return makeRequest(head, body: [])
+    }
+
     /// True when some bytes of a request have been seen but not its whole head.
     public var hasPartialHead: Bool { head == nil && scanFrom > 0 }
 

@@ -6,6 +6,22 @@ public protocol HTTPResponder: Sendable {
     /// the server's blocking threads), work handed elsewhere
     /// `HTTPResponse.later(pending)`.
     func respond(to request: HTTPRequest) -> HTTPResponse
+
+    /// Looks at a request's head (its body empty) before the body is read,
+    /// when a body is announced and has not all arrived: a refusal (a missing
+    /// token, a role that may not call the route) is answered at once, the
+    /// body never read, and the connection closed. nil: read the body.
+    func screen(head: HTTPRequest) -> HTTPResponse?
+
+    /// The path as the log may show it (secrets in it replaced).
+    func loggedPath(_ path: Substring) -> Substring
+}
+
+extension HTTPResponder {
+    /// Every head is accepted.
+    public func screen(head: HTTPRequest) -> HTTPResponse? { nil }
+    /// The path as it is.
+    public func loggedPath(_ path: Substring) -> Substring { path }
 }
 
 /// A responder made from a closure (tests, small tools).
@@ -23,9 +39,15 @@ public protocol HTTPServerObserver: Sendable {
     func parseError(_ error: HTTPParseError)
     /// A stream's client was dropped: more than the buffer limit waited for it.
     func streamDropped()
+    /// A connection was refused at accept (`per_client`, `max_connections`,
+    /// `shutdown`, `out_of_files`) or cut for being slow (`slow_body`,
+    /// `slow_head`).
+    func connectionRefused(reason: String)
 }
 
 extension HTTPServerObserver {
     /// A stream's client was dropped: more than the buffer limit waited for it.
     public func streamDropped() {}
+    /// A connection was refused or cut.
+    public func connectionRefused(reason: String) {}
 }

@@ -56,7 +56,9 @@ extension HTTPResponse {
     private static let contentLengthPrefix = Array("Content-Length: ".utf8)
     private static let chunkedLine = Array("Transfer-Encoding: chunked\r\n".utf8)
     private static let datePrefix = Array("Date: ".utf8)
-    private static let serverLine = Array("\r\nServer: comanda\r\n".utf8)
+    /// Every answer says its type is the one to use (`nosniff`): a JSON error
+    /// or a feed is never run as a script or a page.
+    private static let serverLine = Array("\r\nServer: comanda\r\nX-Content-Type-Options: nosniff\r\n".utf8)
     private static let connectionClose = Array("Connection: close\r\n".utf8)
     private static let connectionKeepAlive = Array("Connection: keep-alive\r\n".utf8)
     private static let common: [Int: [UInt8]] = {

@@ -37,6 +37,10 @@ public final class HTTPServer: @unchecked Sendable {
     // Owned by controlQueue until start() returns, then read-only.
     private var listenFD: Int32 = -1
     private var boundPort = 0
+    /// Open connections per client address (trusted ones are not counted).
+    private let perClient = Locked<[String: Int]>([:])
+    /// `configuration.trustedAddresses`, for lookups at every accept.
+    private let trusted: Set<String>
     /// A spare descriptor, given up to shed a connection when the process is out of them.
     private let reserveFD = Mutex<Int32>(-1)
 
@@ -47,9 +51,10 @@ public final class HTTPServer: @unchecked Sendable {
         self.responder = responder
         self.logger = logger
         self.observer = observer
+        self.trusted = Set(configuration.trustedAddresses)
         self.blockingPool = configuration.blockingThreads > 0 ? BlockingPool(maxThreads: configuration.blockingThreads) : nil
         self.sweepInterval = max(0.05, min(1.0, min(configuration.headerTimeout, configuration.idleTimeout, configuration.streamHeartbeatInterval,
-                                                   configuration.streamMaxDuration) / 4))
+                                                   configuration.streamMaxDuration, configuration.bodyRateGracePeriod) / 4))
     }
 
     /// The number of connections open now.
@@ -99,11 +104,17 @@ public final class HTTPServer: @unchecked Sendable {
     public var port: Int { controlQueue.sync { boundPort } }
 
     /// Accepts one connection for a worker (on the worker's queue): nil when
-    /// none is pending. Connections over the limit, or during shutdown, are
-    /// answered 503 and closed here.
-    func acceptOne(_ listenFD: Int32) -> Int32? {
+    /// none is pending. Connections over the limit (in all, or of one client
+    /// address), or during shutdown, are answered 503 and closed here.
+    func acceptOne(_ listenFD: Int32) -> (fd: Int32, peer: String, counted: Bool)? {
         while true {
-            let fd = comanda_accept_nonblocking(listenFD)
+            var peer = ""
+            let fd = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { text -> Int32 in
+                guard let base = text.baseAddress else { return comanda_accept_nonblocking(listenFD) }
+                let fd = comanda_accept_peer(listenFD, base, text.count)
+                if fd >= 0 { peer = String(cString: base) }
+                return fd
+            }
             if fd < 0 {
                 switch errno {
                 case EINTR, ECONNABORTED: continue
@@ -117,18 +128,52 @@ public final class HTTPServer: @unchecked Sendable {
                 }
             }
             if shuttingDown.load(ordering: .relaxed) {
-                Self.refuse(fd)
+                refuse(fd, reason: "shutdown")
                 continue
             }
             let open = openConnections.add(1, ordering: .relaxed).newValue
             if open > configuration.maxConnections {
                 openConnections.subtract(1, ordering: .relaxed)
-                Self.refuse(fd)
+                refuse(fd, reason: "max_connections")
                 continue
             }
+            let limit = configuration.maxConnectionsPerClient
+            let counted = limit > 0 && !trusted.contains(peer)
+            if counted {
+                let admitted = perClient.withLock { all -> Bool in
+                    let held = all[peer, default: 0]
+                    guard held < limit else { return false }
+                    all[peer] = held + 1
+                    return true
+                }
+                guard admitted else {
+                    openConnections.subtract(1, ordering: .relaxed)
+                    refuse(fd, reason: "per_client")
+                    continue
+                }
+            }
             Socket.setNoDelay(fd)
-            return fd
+            return (fd, peer, counted)
         }
+    }
+
+    /// A connection of a counted client address has closed.
+    func released(peer: String) {
+        perClient.withLock { all in
+            let held = (all[peer] ?? 1) - 1
+            all[peer] = held > 0 ? held : nil
+        }
+    }
+
+    /// Connections held now by one client address (tests).
+    public func connectionCount(of peer: String) -> Int { perClient.withLock { $0[peer] ?? 0 } }
+
+    /// Whether `peer` is one of the trusted addresses.
+    func isTrusted(_ peer: String) -> Bool { trusted.contains(peer) }
+
+    private func refuse(_ fd: Int32, reason: String) {
+        observer?.connectionRefused(reason: reason)
+        Self.refuse(fd)
     }
 
     /// Out of file descriptors: free the reserve, accept one, answer 503, close it,
@@ -138,7 +183,7 @@ public final class HTTPServer: @unchecked Sendable {
             guard reserve >= 0 else { return }
             Glibc.close(reserve)
             let fd = comanda_accept_blocking(listenFD)
-            if fd >= 0 { Self.refuse(fd) }
+            if fd >= 0 { refuse(fd, reason: "out_of_files") }
             reserve = open("/dev/null", O_RDONLY | O_CLOEXEC)
         }
         logger.warning("out of file descriptors: refused a connection with 503")
@@ -146,7 +191,7 @@ public final class HTTPServer: @unchecked Sendable {
 
     private static let refusal: [UInt8] = {
         let body = ErrorBody.render(code: "service_unavailable", message: "The server is at its connection limit; try again.")
-        return Array("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: \(body.count)\r\nRetry-After: 1\r\nConnection: close\r\nServer: comanda\r\n\r\n".utf8) + body
+        return Array("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: \(body.count)\r\nRetry-After: 1\r\nConnection: close\r\nServer: comanda\r\nX-Content-Type-Options: nosniff\r\n\r\n".utf8) + body
     }()
 
     /// Answers 503 on a connection we will not serve, and closes it.

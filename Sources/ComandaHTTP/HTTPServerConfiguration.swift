@@ -29,6 +29,20 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     /// Seconds a stream lives at most before it is ended cleanly (the client
     /// reconnects, and a stream of a user who has logged out since then ends).
     public var streamMaxDuration: Double = 3600
+    /// Connections one client address may hold at once (0: no limit); one
+    /// more is answered 503 and closed. Addresses in `trustedAddresses` are
+    /// exempt.
+    public var maxConnectionsPerClient: Int = 256
+    /// Addresses exempt from `maxConnectionsPerClient` (the machine itself by
+    /// default: a TLS proxy in front, the load benchmarks), said at start-up.
+    /// A request from one of them may name its client in `X-Forwarded-For`.
+    public var trustedAddresses: [String] = ["127.0.0.1", "::1"]
+    /// Bytes per second a request body must arrive at, on average, once
+    /// `bodyRateGracePeriod` has passed since its head (408 and close below
+    /// it). 0: no minimum.
+    public var minBodyBytesPerSecond: Int = 1024
+    /// Seconds a body may take before its rate is checked.
+    public var bodyRateGracePeriod: Double = 10
 
     /// The defaults from the contract.
     public init(host: String = "127.0.0.1", port: Int = 8080, limits: HTTPLimits = HTTPLimits(),

@@ -123,14 +123,15 @@ final class HTTPWorker: @unchecked Sendable {
     private func acceptConnections() {
         guard let server, listenFD >= 0 else { return }
         for _ in 0..<64 {
-            guard let fd = server.acceptOne(listenFD) else { return }
+            guard let (fd, peer, counted) = server.acceptOne(listenFD) else { return }
             guard comanda_epoll_set(epollFD, fd, Int32(COMANDA_EPOLL_READ), 1) == 0 else {
                 server.logger.warning("cannot watch a new connection: \(String(cString: strerror(errno)))")
                 HTTPServer.refuse(fd)
                 server.openConnections.subtract(1, ordering: .relaxed)
+                if counted { server.released(peer: peer) }
                 continue
             }
-            let connection = HTTPConnection(fd: fd, worker: self, server: server)
+            let connection = HTTPConnection(fd: fd, peer: peer, countedPeer: counted, worker: self, server: server)
             connections[fd] = connection
             // Most clients send their request with the connection: read it now.
             connection.handle(events: UInt32(COMANDA_EVENT_READ))

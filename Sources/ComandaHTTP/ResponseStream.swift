@@ -101,11 +101,16 @@ public final class StreamSink: Sendable {
     /// Whether the stream still takes bytes.
     public var isOpen: Bool { state.withLock { !$0.closed && !$0.finishing } }
 
-    /// Calls `body` once when the connection closes (at once if it already has).
+    /// Calls `body` once when the connection closes (at once if it already
+    /// has); bodies given before are called too, first.
     public func onClose(_ body: @escaping @Sendable () -> Void) {
         let now = state.withLock { s -> Bool in
             if s.closed { return true }
-            s.onClose = body
+            if let earlier = s.onClose {
+                s.onClose = { earlier(); body() }
+            } else {
+                s.onClose = body
+            }
             return false
         }
         if now { body() }

@@ -6,6 +6,7 @@ public enum BuiltIn {
     /// `Public/`'s files by name. A test holds this list to the folder, both ways.
     public static let publicFiles: [String: [UInt8]] = [
         "index.html": PackageResources.index_html,
+        "inicio.css": PackageResources.inicio_css,
         "display.html": PackageResources.display_html,
         "display.css": PackageResources.display_css,
         "display.js": PackageResources.display_js,

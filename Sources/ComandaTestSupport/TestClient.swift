@@ -51,9 +51,19 @@ public final class TestClient {
     /// Connects to 127.0.0.1:port; reads time out after `timeout` seconds.
     /// `receiveBuffer` sets `SO_RCVBUF` before connecting (a client that reads
     /// slowly, or never: the kernel's smallest window).
-    public init(port: Int, timeout: Double = 5, receiveBuffer: Int? = nil) throws {
+    /// `source`: the loopback address to connect from (e.g. `127.0.0.2`, to be another client).
+    public init(port: Int, timeout: Double = 5, receiveBuffer: Int? = nil, source: String? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestClientError("socket: \(errno)") }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else { throw TestClientError("bind to \(source): errno \(errno)") }
+        }
         if var size = receiveBuffer.map(Int32.init) {
             setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }

@@ -131,6 +131,9 @@ struct Serve: ParsableCommand {
         let port: Int
         do throws(SocketError) { port = try server.start() } catch { fail(error.description) }
         logger.notice("comanda listening on http://\(configuration.http.host):\(port) (\(configuration.http.workers) workers)")
+        let http = configuration.http
+        let trusted = http.trustedAddresses.isEmpty ? "none" : http.trustedAddresses.joined(separator: ", ")
+        logger.notice("limits per client address: \(http.maxConnectionsPerClient == 0 ? "no connection limit" : "\(http.maxConnectionsPerClient) connections"), bodies at least \(http.minBodyBytesPerSecond) B/s after \(http.bodyRateGracePeriod) s; trusted (no connection limit, X-Forwarded-For believed): \(trusted)")
         let everywhere = ["0.0.0.0", "::", "[::]"].contains(configuration.http.host)
         let hostAddress = everywhere ? "THIS-MACHINE-ADDRESS" : configuration.http.host
         logger.notice("RestaurantQueue host app base URL: http://\(hostAddress):\(port)\(application.queueHostPath)")

@@ -1,8 +1,18 @@
 #ifndef COMANDA_CSYSTEM_H
 #define COMANDA_CSYSTEM_H
 
+#include <stddef.h>
+
 /// accept4 with SOCK_NONBLOCK | SOCK_CLOEXEC (GNU extension, not in Swift's Glibc module).
 int comanda_accept_nonblocking(int fd);
+
+/// accept4 with SOCK_NONBLOCK | SOCK_CLOEXEC that also writes the peer's
+/// address as text into `addr` (IPv4-mapped IPv6 as plain IPv4; "" when unknown).
+int comanda_accept_peer(int fd, char *addr, size_t addr_len);
+
+/// Sets the calling thread's nice value (Linux: per thread), e.g. 10 for work
+/// that should yield the core to the event loop.
+void comanda_lower_thread_priority(int nice_value);
 
 /// accept4 with SOCK_CLOEXEC only.
 int comanda_accept_blocking(int fd);
@@ -10,7 +20,6 @@ int comanda_accept_blocking(int fd);
 /// CPUs this process may run on (sched_getaffinity), or 0 when unknown.
 int comanda_cpu_count(void);
 
-#include <stddef.h>
 
 /// Whether `needle` occurs in `hay` (memmem; an empty needle always does).
 int comanda_contains(const void *hay, size_t hay_len, const void *needle, size_t needle_len);
