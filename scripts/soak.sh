@@ -2,7 +2,13 @@
 # soak.sh [SECONDS]: a bounded mixed load (default 600 s) against the release
 # build on loopback: menu reads and searches, orders with lines and checkouts,
 # waitlist writes (JSON and legacy), feed polls, malformed requests and abrupt
-# disconnects, from 8 client threads. Then it checks: zero 5xx, every
+# disconnects, from 8 client threads on 127.0.0.1; and an attacker on
+# 127.0.0.2 (not a trusted address): photo uploads without a token (401 on the
+# head), bodies trickled under the minimum rate (408), more connections than
+# its share (503 past 256), wrong passwords for the host (401, then 429 for
+# that address only) and names with a right-to-left override (422). Then it
+# checks: zero 5xx for the well-behaved clients, every attack answered as
+# the contract says, every
 # acknowledged order and party is in the database, and RSS at the end within
 # 10% of RSS after the first minute (or after a sixth of a shorter run).
 # QUEUE_MAX [40]: the host seats parties beyond that many (0: no bound).
@@ -17,7 +23,7 @@ WORK=$(mktemp -d)
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 printf 'contraseña-de-sala\n' > "$WORK/password"
 "$BIN" create-host sala --database "$WORK/soak.sqlite" --password-file "$WORK/password" >/dev/null
-COMANDA_SCRYPT_LOG_N=12 "$BIN" serve --host 127.0.0.1 --port "$PORT" --database "$WORK/soak.sqlite" \
+COMANDA_SCRYPT_LOG_N=12 COMANDA_BODY_RATE_GRACE_SECONDS=2 COMANDA_TRUSTED_ADDRESSES=127.0.0.1 "$BIN" serve --host 127.0.0.1 --port "$PORT" --database "$WORK/soak.sqlite" \
   --log-level notice >"$WORK/server.log" 2>&1 &
 PID=$!
 trap 'kill -TERM $PID 2>/dev/null || true; wait $PID 2>/dev/null || true; rm -rf "$WORK"' EXIT
@@ -29,6 +35,7 @@ import http.client, json, random, socket, sqlite3, sys, threading, time
 port, pid, duration, keypath, dbpath, queue_max = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5], int(sys.argv[6])
 lock = threading.Lock()
 stats = {"requests": 0, "5xx": 0, "wrong_status": 0, "errors": 0, "orders": set(), "parties": set(), "malformed": 0, "aborted": 0}
+attacks = {"photo_401": 0, "slow_408": 0, "hog_503": 0, "login_401": 0, "login_429": 0, "bidi_422": 0, "wrong": 0}
 def rss():
     for line in open(f"/proc/{pid}/status"):
         if line.startswith("VmRSS:"): return int(line.split()[1])
@@ -109,7 +116,69 @@ def worker(n):
         except Exception as e:
             with lock: stats["errors"] += 1
             conn.close(); conn = new_conn()
-threads = [threading.Thread(target=worker, args=(n,)) for n in range(8)]
+def attacker():
+    """One client address that is not trusted, doing what the contract refuses."""
+    rnd = random.Random(99)
+    def connect():
+        s = socket.socket(); s.settimeout(5); s.bind(("127.0.0.2", 0)); s.connect(("127.0.0.1", port)); return s
+    def status_of(s):
+        data = b""
+        while b"\r\n" not in data:
+            chunk = s.recv(4096)
+            if not chunk: break
+            data += chunk
+        return data[9:12]
+    def expect(ok, key):
+        with lock: attacks[key if ok else "wrong"] += 1
+    trickling = []
+    while time.time() < end:
+        try:
+            k = rnd.random()
+            if k < 0.3:
+                s = connect()
+                s.sendall(b"PUT /platos/1/foto HTTP/1.1\r\nHost: x\r\nContent-Type: image/jpeg\r\nContent-Length: 5000000\r\n\r\n" + b"x" * 65536)
+                expect(status_of(s) == b"401", "photo_401"); s.close()
+            elif k < 0.45 and len(trickling) < 20:
+                s = connect()
+                s.sendall(b"POST /usuarios HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n{")
+                trickling.append(s)
+            elif k < 0.5:
+                held = []
+                try:
+                    for _ in range(300):
+                        held.append(connect())
+                    # Past the share, each one is answered 503 at once.
+                    held[-1].settimeout(2)
+                    expect(status_of(held[-1]) == b"503", "hog_503")
+                finally:
+                    for h in held: h.close()
+            elif k < 0.8:
+                s = connect()
+                body = json.dumps({"login": "sala", "password": "no-es-la-buena"}).encode()
+                s.sendall(b"POST /sesiones HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
+                got = status_of(s); s.close()
+                expect(got in (b"401", b"429"), "login_401" if got == b"401" else "login_429")
+            else:
+                s = connect()
+                body = json.dumps({"name": "Ana \u202egnp.exe\u202c", "size": 2}).encode()
+                s.sendall(b"POST /reservations HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAuthorization: Bearer " + host.encode()
+                          + b"\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
+                expect(status_of(s) == b"422", "bidi_422"); s.close()
+            for s in list(trickling):
+                try:
+                    s.setblocking(False)
+                    try:
+                        data = s.recv(200)
+                    except BlockingIOError:
+                        s.setblocking(True); s.sendall(b" "); continue
+                    trickling.remove(s); expect(data[9:12] == b"408", "slow_408"); s.close()
+                except OSError:
+                    trickling.remove(s); s.close()
+            time.sleep(0.05)
+        except OSError:
+            with lock: attacks["wrong"] += 1
+    for s in trickling: s.close()
+threads = [threading.Thread(target=worker, args=(n,)) for n in range(8)] + [threading.Thread(target=attacker)]
 start = time.time()
 for t in threads: t.start()
 early = None
@@ -133,7 +202,12 @@ print(f"soak {duration} s: {stats['requests']} requests + {stats['malformed']} m
       f"parties added {len(stats['parties'])} (lost {len(lost_parties)}); RSS {early} kB after {mark:.0f} s, {late} kB at the end ({growth:+.1f}%)")
 waiting = json.loads(call(new_conn(), "GET", "/reservations")[1])["reservations"]
 print(f"RSS MB over time: {' '.join(samples)}; parties in the list at the end: {len(waiting)}")
-sys.exit(0 if stats["5xx"] == 0 and stats["wrong_status"] == 0 and not lost_orders and not lost_parties and abs(growth) <= 10 else 1)
+print("attacks from 127.0.0.2: " + ", ".join(f"{k} {v}" for k, v in attacks.items()))
+# The host logs in from its own address while its login is locked out for the attacker's.
+ok = call(new_conn(), "POST", "/sesiones", {"login": "sala", "password": "contraseña-de-sala"})[0]
+print(f"the host's own login during the attacker's lock-out: {ok}")
+sys.exit(0 if stats["5xx"] == 0 and attacks["wrong"] == 0 and ok == 201 and attacks["slow_408"] > 0 and attacks["login_429"] > 0
+         and attacks["photo_401"] > 0 and stats["wrong_status"] == 0 and not lost_orders and not lost_parties and abs(growth) <= 10 else 1)
 PY
 # A graceful stop: the server must exit 0 (and, under LeakSanitizer, leak nothing).
 kill -TERM $PID; stopped=0; wait $PID || stopped=$?
