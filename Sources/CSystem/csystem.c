@@ -12,8 +12,6 @@
 #include <stdio.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
 #include "csystem.h"
 
 int comanda_accept_nonblocking(int fd) {
@@ -39,10 +37,6 @@ int comanda_accept_peer(int fd, char *addr, size_t addr_len) {
         snprintf(addr, addr_len, "unix");
     }
     return conn;
-}
-
-void comanda_lower_thread_priority(int nice_value) {
-    setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice_value);
 }
 
 int comanda_accept_blocking(int fd) {

@@ -47,9 +47,9 @@ public final class ComandaApplication: HTTPResponder {
         MenuEditRoutes.register(on: &router, database: database, catalog: catalog, now: now)
         let users = UserService(database: database, configuration: configuration, now: now)
         self.users = users
-        // One hash per core at most, below the event loop's priority, with a bounded queue.
+        // One hash per core at most, in the core's idle time, with a bounded queue.
         let passwords = BlockingPool(maxThreads: HTTPServerConfiguration.defaultWorkers,
-                                     maxWaiting: configuration.maxWaitingLogins, nice: 10)
+                                     maxWaiting: configuration.maxWaitingLogins, background: true)
         self.passwords = passwords
         let streams = SessionStreams(users: users)
         self.streams = streams

@@ -1,4 +1,3 @@
-import CSystem
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -10,14 +9,14 @@ import Darwin
 /// Threads are started as work needs them, up to `maxThreads`, and then kept;
 /// jobs beyond that wait in order. A pthread mutex and condition, which the
 /// thread sanitizer understands. The application also keeps one of its own
-/// for password hashing (`maxWaiting` bounds its queue, `nice` lowers its
-/// threads below the event loop's), so that a flood of logins never holds
-/// the threads that writes need.
+/// for password hashing (`maxWaiting` bounds its queue, `background` runs
+/// its threads only when nothing else wants the core), so that a flood of
+/// logins never holds the threads that writes need, nor their CPU.
 public final class BlockingPool: @unchecked Sendable {
     private let mutex = ConditionLock()
     private let maxThreads: Int
     private let maxWaiting: Int
-    private let nice: Int32
+    private let background: Bool
     // Guarded by `mutex`.
     private var jobs: [@Sendable () -> Void] = []
     private var head = 0
@@ -26,12 +25,13 @@ public final class BlockingPool: @unchecked Sendable {
     private var stopping = false
 
     /// A pool of at most `maxThreads` threads; `maxWaiting` jobs at most
-    /// wait for one (`trySubmit` refuses more); its threads run at `nice`
-    /// (0: as the process; 10: they yield a shared core to everything else).
-    public init(maxThreads: Int, maxWaiting: Int = .max, nice: Int32 = 0) {
+    /// wait for one (`trySubmit` refuses more). Its threads are `SCHED_BATCH`,
+    /// or with `background` `SCHED_IDLE`: they run only when no other thread
+    /// wants the core, and any other that wakes takes it from them at once.
+    public init(maxThreads: Int, maxWaiting: Int = .max, background: Bool = false) {
         self.maxThreads = max(1, maxThreads)
         self.maxWaiting = max(0, maxWaiting)
-        self.nice = nice
+        self.background = background
     }
 
     /// Runs `job` on one of the pool's threads, in turn.
@@ -129,8 +129,8 @@ public final class BlockingPool: @unchecked Sendable {
         // SCHED_BATCH: a job handed over does not preempt the event loop
         // that hands it, which goes on reading the other ready requests.
         var param = sched_param(sched_priority: 0)
-        _ = sched_setscheduler(0, 3 /* SCHED_BATCH, not exported by Glibc's module */, &param)
-        if nice != 0 { comanda_lower_thread_priority(nice) }
+        // SCHED_IDLE (5) and SCHED_BATCH (3) are not exported by Glibc's module.
+        _ = sched_setscheduler(0, background ? 5 : 3, &param)
         #endif
         while let job = next(wait: true) { job() }
         mutex.lock()

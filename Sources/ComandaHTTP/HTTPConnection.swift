@@ -71,6 +71,12 @@ final class HTTPConnection: @unchecked Sendable {
     /// where in `input` it starts: its rate is checked against the minimum.
     private var bodyStartedAt: UInt64?
     private var bodyStartOffset = 0
+    /// After an answer that said `Retry-After` (429, 503): the connection is
+    /// not read again until then (at most `maxHold` seconds), so a client that
+    /// does not wait as it was told waits anyway, instead of taking the event
+    /// loop's turns from everyone else.
+    private var heldUntil: UInt64?
+    private static let maxHold: UInt64 = 2
     /// When a lingering close began (it lasts `lingerSeconds`, however the client trickles).
     private var lingerStartedAt: UInt64 = 0
 
@@ -156,7 +162,7 @@ final class HTTPConnection: @unchecked Sendable {
     // MARK: - Requests
 
     private func process() {
-        while state == .open && output.pending < Self.outputHighWater {
+        while state == .open && heldUntil == nil && output.pending < Self.outputHighWater {
             if inputStart == input.count { break }
             let result: Result<HTTPRequestParser.Step, HTTPParseError> = input.withUnsafeBytes { raw in
                 do throws(HTTPParseError) {
@@ -281,7 +287,7 @@ final class HTTPConnection: @unchecked Sendable {
         } else if readingPaused {
             readingPaused = false
             // Writing, it reads again once the output drains (resumeReading).
-            if !waitingToWrite { worker.watch(fd, read: true, write: false) }
+            if !waitingToWrite { worker.watch(fd, read: heldUntil == nil, write: false) }
         }
         requestStartedAt = inputStart < input.count ? lastActivity : nil
         process()
@@ -310,6 +316,11 @@ final class HTTPConnection: @unchecked Sendable {
         // The body by reference: a cached answer or photo is not copied here.
         if request.method != .HEAD && response.status.allowsBody { output.append(response.body) }
         if !keepAlive { state = .closeAfterWrite }
+        if keepAlive, response.status.code == 429 || response.status.code == 503,
+           let retry = response.headers["Retry-After"], let seconds = UInt64(retry), seconds > 0 {
+            heldUntil = DispatchTime.now().uptimeNanoseconds + min(seconds, Self.maxHold) * 1_000_000_000
+            if !waitingToWrite { worker.watch(fd, read: false, write: false) }
+        }
         if let stream = response.stream, request.method != .HEAD, response.status == .ok {
             startStream(stream, chunked: request.version == .http1_1)
         }
@@ -417,7 +428,7 @@ final class HTTPConnection: @unchecked Sendable {
             resumeReading()
         case .awaiting:
             // The socket drained; reading goes on (or stays paused) as it was.
-            if waitingToWrite { waitingToWrite = false; worker.watch(fd, read: !readingPaused, write: false) }
+            if waitingToWrite { waitingToWrite = false; worker.watch(fd, read: !readingPaused && heldUntil == nil, write: false) }
         case .lingering, .closed:
             break
         }
@@ -443,7 +454,7 @@ final class HTTPConnection: @unchecked Sendable {
     private func resumeReading() {
         guard waitingToWrite else { return }
         waitingToWrite = false
-        worker.watch(fd, read: true, write: false)
+        worker.watch(fd, read: heldUntil == nil, write: false)
     }
 
     // MARK: - Closing
@@ -522,6 +533,15 @@ final class HTTPConnection: @unchecked Sendable {
                 sink?.send(heartbeat)
             }
         case .open:
+            if let held = heldUntil {
+                // Told to retry later: read again once that time has come.
+                guard now >= held else { return }
+                heldUntil = nil
+                lastActivity = now
+                if !waitingToWrite { worker.watch(fd, read: true, write: false) }
+                process()
+                return
+            }
             if !output.isEmpty {
                 if elapsed(lastActivity) >= config.idleTimeout { close() }
             } else if let started = requestStartedAt, !parser.isAtBody {

@@ -217,7 +217,7 @@ import Testing
     }
 
     @Test func thePasswordThreadsAreBoundedAndRefuseWhenFull() throws {
-        let pool = BlockingPool(maxThreads: 1, maxWaiting: 2, nice: 10)
+        let pool = BlockingPool(maxThreads: 1, maxWaiting: 2, background: true)
         defer { pool.stop() }
         let gate = DispatchSemaphore(value: 0)
         let done = DispatchSemaphore(value: 0)

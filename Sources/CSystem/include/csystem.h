@@ -10,10 +10,6 @@ int comanda_accept_nonblocking(int fd);
 /// address as text into `addr` (IPv4-mapped IPv6 as plain IPv4; "" when unknown).
 int comanda_accept_peer(int fd, char *addr, size_t addr_len);
 
-/// Sets the calling thread's nice value (Linux: per thread), e.g. 10 for work
-/// that should yield the core to the event loop.
-void comanda_lower_thread_priority(int nice_value);
-
 /// accept4 with SOCK_CLOEXEC only.
 int comanda_accept_blocking(int fd);
 
