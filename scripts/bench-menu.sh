@@ -31,7 +31,7 @@ PY
 export COMANDA_SYNCHRONOUS=normal COMANDA_SCRYPT_LOG_N=10 COMANDA_DATABASE="$WORK/menu.sqlite"
 echo "menu-bench-1" > "$WORK/pw"
 "$BIN" create-staff gerente --rol gerente --password-file "$WORK/pw" >/dev/null
-taskset -c 0 "$BIN" serve --host 127.0.0.1 --port "$PORT" --platos "$WORK/platos.json" --log-level notice >"$WORK/server.log" 2>&1 &
+COMANDA_TRUSTED_ADDRESSES=127.0.0.1,::1 taskset -c 0 "$BIN" serve --host 127.0.0.1 --port "$PORT" --platos "$WORK/platos.json" --log-level notice >"$WORK/server.log" 2>&1 &
 PID=$!
 trap 'kill -TERM $PID 2>/dev/null; wait $PID 2>/dev/null; rm -rf "$WORK"' EXIT
 BASE="http://127.0.0.1:$PORT"

@@ -19,7 +19,7 @@ PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); pr
 # COMANDA_SYNCHRONOUS [normal]: as the figures in docs/PERFORMANCE.md and the
 # peers; "full" (the server's default) syncs every commit.
 export COMANDA_SYNCHRONOUS=${COMANDA_SYNCHRONOUS:-normal}
-COMANDA_SCRYPT_LOG_N=12 taskset -c 0 "$BIN" serve --host 127.0.0.1 --port "$PORT" \
+COMANDA_SCRYPT_LOG_N=12 COMANDA_TRUSTED_ADDRESSES=127.0.0.1,::1 taskset -c 0 "$BIN" serve --host 127.0.0.1 --port "$PORT" \
   --database "$WORK/orders.sqlite" --log-level notice >"$WORK/server.log" 2>&1 &
 PID=$!
 trap 'kill -TERM $PID 2>/dev/null; wait $PID 2>/dev/null; rm -rf "$WORK"' EXIT

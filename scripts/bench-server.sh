@@ -14,4 +14,6 @@ if [ -n "${BENCH_LOGIN:-}" ]; then
   printf '%s\n' "${BENCH_PASSWORD:?}" | "$BIN" create-host "$BENCH_LOGIN" --database "$DATABASE" >/dev/null
 fi
 # The peers run WAL with synchronous = NORMAL; so does comanda here (its default is FULL).
+# wrk connects from loopback: trusted on purpose (no per-client connection limit), said here.
+COMANDA_TRUSTED_ADDRESSES=${COMANDA_TRUSTED_ADDRESSES:-127.0.0.1,::1} \
 COMANDA_SYNCHRONOUS=${COMANDA_SYNCHRONOUS:-normal} exec "$BIN" serve --host 127.0.0.1 --port "$PORT" --database "$DATABASE" --platos "$PLATOS" --log-level notice

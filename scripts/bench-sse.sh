@@ -34,7 +34,7 @@ health() { taskset -c 1 wrk -t1 -c64 -d10s "$BASE/health" | awk '/Requests\/sec/
 
 for round in $(seq 1 "$ROUNDS"); do
   rm -f "$WORK"/sse.sqlite*
-  taskset -c 0 "$BIN" serve --host 127.0.0.1 --port "$PORT" >"$WORK/server.log" 2>&1 &
+  COMANDA_TRUSTED_ADDRESSES=127.0.0.1,::1 taskset -c 0 "$BIN" serve --host 127.0.0.1 --port "$PORT" >"$WORK/server.log" 2>&1 &
   PID=$!
   for _ in $(seq 1 100); do curl -sf -m 1 -o /dev/null "$BASE/health" && break; sleep 0.1; done
   echo "== round $round: $N clients"

@@ -16,7 +16,7 @@ PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); pr
 # The server starts with the usual soft open-files limit of 1,024 (the hard
 # limit is left alone) and must raise it itself; its log line is shown below.
 COMANDA_MAX_CONNECTIONS=$((N + 1000)) COMANDA_IDLE_TIMEOUT=120 sh -c 'ulimit -Sn 1024 && exec "$@"' sh \
-  taskset -c 0 "$BIN" serve --host 127.0.0.1 --port "$PORT" \
+  COMANDA_TRUSTED_ADDRESSES=127.0.0.1,::1 taskset -c 0 "$BIN" serve --host 127.0.0.1 --port "$PORT" \
   --database "$WORK/c.sqlite" --log-level notice >"$WORK/server.log" 2>&1 &
 PID=$!
 HOLDER=
