@@ -25,11 +25,15 @@ let package = Package(
         ),
         // accept4 and sched_getaffinity, which need _GNU_SOURCE.
         .target(name: "CSystem"),
+        // Below everything of ours: the one lock (a pthread mutex, which the
+        // thread sanitizer sees), the one promise, the one way to start a
+        // thread, and JSON string escaping.
+        .target(name: "ComandaRuntime"),
         // Our own HTTP/1.1 server on BSD sockets and Dispatch.
         .target(
             name: "ComandaHTTP",
             dependencies: [
-                "CZlib", "CSystem",
+                "CZlib", "CSystem", "ComandaRuntime",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -37,7 +41,7 @@ let package = Package(
         .target(
             name: "ComandaCore",
             dependencies: [
-                "CSystem",
+                "CSystem", "ComandaRuntime",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
@@ -46,7 +50,7 @@ let package = Package(
         .target(
             name: "ComandaStore",
             dependencies: [
-                "ComandaCore",
+                "ComandaCore", "ComandaRuntime",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -60,7 +64,7 @@ let package = Package(
         .target(
             name: "ComandaApp",
             dependencies: [
-                "ComandaHTTP", "ComandaCore", "ComandaStore", "ComandaResources",
+                "ComandaHTTP", "ComandaCore", "ComandaStore", "ComandaResources", "ComandaRuntime",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -82,18 +86,18 @@ let package = Package(
         // A raw-socket HTTP client and server fixtures, for the tests only.
         .target(
             name: "ComandaTestSupport",
-            dependencies: ["ComandaHTTP", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["ComandaHTTP", "ComandaRuntime", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "ComandaCoreTests", dependencies: ["ComandaCore", "ComandaTestSupport"]),
         .testTarget(
             name: "ComandaStoreTests",
-            dependencies: ["ComandaStore", "ComandaCore", "ComandaHTTP", "ComandaTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["ComandaStore", "ComandaCore", "ComandaHTTP", "ComandaRuntime", "ComandaTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .testTarget(name: "ComandaHTTPTests", dependencies: ["ComandaHTTP", "ComandaTestSupport"]),
+        .testTarget(name: "ComandaHTTPTests", dependencies: ["ComandaHTTP", "ComandaRuntime", "ComandaTestSupport"]),
         .testTarget(
             name: "ComandaAppTests",
             dependencies: [
-                "ComandaApp", "ComandaHTTP", "ComandaStore", "ComandaCore", "ComandaTestSupport", "ComandaResources",
+                "ComandaApp", "ComandaHTTP", "ComandaStore", "ComandaCore", "ComandaTestSupport", "ComandaResources", "ComandaRuntime",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -1,9 +1,9 @@
+import ComandaRuntime
 import ComandaHTTP
 import ComandaStore
 import CoreMetrics
 import Metrics
 import Prometheus
-import Synchronization
 
 /// The application's metrics, through swift-metrics into its own Prometheus
 /// registry (injected factory, so every application, and every test, has its
@@ -15,21 +15,21 @@ public final class AppMetrics: HTTPServerObserver, Sendable {
     private let database: AppDatabase
     /// What a request counts under (no string built per request to look it up).
     private struct RequestKey: Hashable { let route: String, method: HTTPMethod, status: Int }
-    private let requests = Mutex<[RequestKey: CoreMetrics.Counter]>([:])
-    private let timers = Mutex<[String: Metrics.Timer]>([:])
-    private let parseErrors = Mutex<[String: CoreMetrics.Counter]>([:])
-    private let refusals = Mutex<[String: CoreMetrics.Counter]>([:])
+    private let requests = Locked<[RequestKey: CoreMetrics.Counter]>([:])
+    private let timers = Locked<[String: Metrics.Timer]>([:])
+    private let parseErrors = Locked<[String: CoreMetrics.Counter]>([:])
+    private let refusals = Locked<[String: CoreMetrics.Counter]>([:])
     private let connections: CoreMetrics.Gauge
     private let databaseSize: CoreMetrics.Gauge
-    private let openConnectionsSource = Mutex<(@Sendable () -> Int)?>(nil)
+    private let openConnectionsSource = Locked<(@Sendable () -> Int)?>(nil)
     private let streams: CoreMetrics.Gauge
-    private let openStreamsSource = Mutex<(@Sendable () -> Int)?>(nil)
+    private let openStreamsSource = Locked<(@Sendable () -> Int)?>(nil)
     private let streamsDropped: CoreMetrics.Counter
     /// Group commit: write transactions and the requests they held, counted
     /// up to the store's totals at each exposition.
     private let writeTransactions: CoreMetrics.Counter
     private let writeRequests: CoreMetrics.Counter
-    private let writesCounted = Mutex<(transactions: Int, requests: Int)>((0, 0))
+    private let writesCounted = Locked<(transactions: Int, requests: Int)>((0, 0))
 
     init(database: AppDatabase) {
         self.database = database

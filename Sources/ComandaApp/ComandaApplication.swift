@@ -32,19 +32,13 @@ public final class ComandaApplication: HTTPResponder {
                 now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) },
                 locator: ResourceLocator = ResourceLocator()) {
         self.logger = logger
-        self.staticFiles = configuration.pages(locator).staticFiles
-        var router = Routes()
+        let staticFiles = configuration.pages(locator).staticFiles
+        self.staticFiles = staticFiles
         let metrics = AppMetrics(database: database)
         self.metrics = metrics
-        HealthRoutes.register(on: &router)
-        APIDescriptionRoutes.register(on: &router, document: APIDescriptionRoutes.document(locator))
-        router.add(.GET, "/metrics", .anyone) { _ in
-            HTTPResponse(status: .ok, headers: HTTPHeaders([("Content-Type", "text/plain; version=0.0.4; charset=utf-8")]),
-                         body: metrics.exposition())
-        }
-        let catalog = MenuCatalog(database: database, categorias: configuration.categorias)
-        MenuRoutes.register(on: &router, catalog: catalog)
-        MenuEditRoutes.register(on: &router, database: database, catalog: catalog, now: now)
+        let hub = EventHub()
+        self.hub = hub
+        let menu = MenuService(database: database, categorias: configuration.categorias)
         let users = UserService(database: database, configuration: configuration, now: now)
         self.users = users
         // One hash per core at most, in the core's idle time, with a bounded queue.
@@ -53,38 +47,10 @@ public final class ComandaApplication: HTTPResponder {
         self.passwords = passwords
         let streams = SessionStreams(users: users)
         self.streams = streams
-        UserRoutes.register(on: &router, users: users, catalog: catalog, passwords: passwords, streams: streams)
-        let hub = EventHub()
-        self.hub = hub
-        let board = KitchenBoard(database: database, hub: hub)
-        OrderRoutes.register(on: &router, users: users, database: database, board: board)
-        KitchenRoutes.register(on: &router, database: database, board: board, zone: configuration.timeZone, now: now)
-        // The waitlist's streams carry its whole state: published after
-        // changes, coalesced (a burst sends the state after the last of them).
-        let publisher = Coalescer(label: "comanda.waitlist-events")
+        let kitchen = KitchenService(database: database, hub: hub, now: now)
+        let orders = OrderService(database: database, kitchen: kitchen, now: now)
         let waitlist = WaitlistService(database: database, now: now, minutesPerParty: configuration.minutosPorGrupo,
-                                       zone: configuration.timeZone, changed: { [logger] waitlist in
-            publisher.changed {
-                do {
-                    try hub.publishState("reservations", event: "reservations") { try WaitlistRoutes.listBody(waitlist).body }
-                    // Every change may move every guest's place: each listening guest gets theirs.
-                    for topic in hub.topicNames(prefix: "espera/") {
-                        guard let id = Int64(topic.dropFirst("espera/".count)) else { continue }
-                        try hub.publishState(topic, event: "estado") { try WaitlistRoutes.estadoBody(id: id, waitlist) }
-                    }
-                } catch {
-                    logger.error("could not publish the waitlist: \(String(reflecting: error))")
-                }
-            }
-        })
-        // The streams first: `/reservations/eventos` before `/reservations/:id`.
-        LiveRoutes.register(on: &router, hub: hub, waitlist: waitlist, board: board, database: database,
-                            streams: streams, logger: logger)
-        WaitlistRoutes.register(on: &router, waitlist: waitlist)
-        let pages = staticFiles
-        router.add(.GET, "/espera/:token", .anyone) { r in
-            try GuestPage.response(token: r.params["token"] ?? "", waitlist: waitlist, pages: pages)
-        }
+                                       zone: configuration.timeZone, changed: WaitlistLive.publisher(hub: hub, logger: logger))
         let key: String
         do {
             key = try database.queueHostKey(configured: configuration.queueHostKey, generate: WaitlistService.generateHostKey)
@@ -94,7 +60,24 @@ public final class ComandaApplication: HTTPResponder {
         }
         self.queueHostPath = configuration.queuePath + "/" + key
         self.secretPrefixes = ["/espera/", "/m/", configuration.queuePath + "/"]
-        LegacyQueueRoutes.register(on: &router, base: configuration.queuePath, hostKey: key, waitlist: waitlist)
+
+        // The rooms, each registering its routes with their access (the order does not matter).
+        let features: [any Feature] = [
+            HealthRoutes(),
+            MetricsRoutes(metrics: metrics),
+            APIDescriptionRoutes(document: APIDescriptionRoutes.document(locator)),
+            MenuRoutes(catalog: menu),
+            MenuEditRoutes(menu: menu, now: now),
+            UserRoutes(users: users, menu: menu, passwords: passwords, streams: streams),
+            OrderRoutes(orders: orders),
+            KitchenRoutes(kitchen: kitchen, zone: configuration.timeZone),
+            ReportRoutes(reports: ReportService(database: database, zone: configuration.timeZone, now: now)),
+            WaitlistRoutes(waitlist: waitlist, pages: staticFiles),
+            LiveRoutes(hub: hub, waitlist: waitlist, kitchen: kitchen, orders: orders, streams: streams, logger: logger),
+            LegacyQueueRoutes(base: configuration.queuePath, hostKey: key, waitlist: waitlist),
+        ]
+        var router = Routes()
+        for feature in features { feature.register(on: &router) }
         self.router = router.router
     }
 
@@ -207,14 +190,8 @@ public final class ComandaApplication: HTTPResponder {
     /// the contract's errors as they say, anything else a 500 that names
     /// nothing of ours but a request id for the log.
     func errorResponse(_ error: any Error, request: HTTPRequest) -> HTTPResponse {
-        switch error {
-        case let error as APIError: return error.response
-        case let error as UserError: return APIError(error).response
-        case let error as WaitlistError: return APIError(error).response
-        case let error as OrderError: return APIError(error).response
-        case let error as PlatoError: return APIError(error).response
-        default: return internalError(error, request: request)
-        }
+        guard let error = error as? any APIErrorConvertible else { return internalError(error, request: request) }
+        return error.apiError.response
     }
 
     private func methodNotAllowed(_ request: HTTPRequest, _ allowed: [HTTPMethod]) -> HTTPResponse {

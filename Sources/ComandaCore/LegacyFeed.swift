@@ -1,5 +1,5 @@
+import ComandaRuntime
 import Foundation
-import Synchronization
 
 /// The RestaurantQueue feed the existing iOS host app and TV display poll:
 /// `id:4,name:Ana,size:3,time:2026-11-22 19:30:05 +0000,isReady:false`, one
@@ -36,7 +36,7 @@ public enum LegacyFeed {
 
     /// Names already rendered (nil: nothing readable), so a feed polled every
     /// two seconds does not run ICU's transliteration again for the same names.
-    private static let rendered = Mutex<[String: String?]>([:])
+    private static let rendered = Locked<[String: String?]>([:])
     private static let renderedLimit = 4096
 
     /// The rendered name, or nil when nothing readable is left.
@@ -75,52 +75,5 @@ public enum LegacyFeed {
     }
 
     /// `yyyy-MM-dd HH:mm:ss +0000` in UTC.
-    public static func feedTime(_ t: Int64) -> String {
-        utcTime(t, between: 0x20, after: " +0000")
-    }
-
-    /// `yyyy-MM-ddTHH:mm:ssZ`.
-    public static func isoTime(_ t: Int64) -> String {
-        utcTime(t, between: 0x54, after: "Z")
-    }
-
-    /// `yyyy-MM-dd`, `between`, `HH:mm:ss`, `after`: written as bytes in
-    /// one go (each answer with a party carries one or two of these).
-    private static func utcTime(_ t: Int64, between: UInt8, after: StaticString) -> String {
-        var seconds = time_t(t)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        let year = Int(parts.tm_year) + 1900
-        var out: [UInt8] = []
-        out.reserveCapacity(26)
-        if (0...9999).contains(year) {
-            append(year, width: 4, to: &out)
-        } else {
-            out += Array(String(year).utf8)
-        }
-        out.append(0x2D)
-        append(Int(parts.tm_mon) + 1, width: 2, to: &out)
-        out.append(0x2D)
-        append(Int(parts.tm_mday), width: 2, to: &out)
-        out.append(between)
-        append(Int(parts.tm_hour), width: 2, to: &out)
-        out.append(0x3A)
-        append(Int(parts.tm_min), width: 2, to: &out)
-        out.append(0x3A)
-        append(Int(parts.tm_sec), width: 2, to: &out)
-        after.withUTF8Buffer { out += $0 }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    /// `n` (0 ≤ n < 10^width) in `width` decimal digits, zeros first.
-    private static func append(_ n: Int, width: Int, to out: inout [UInt8]) {
-        var divisor = 1
-        for _ in 1..<width { divisor *= 10 }
-        var rest = n
-        while divisor > 0 {
-            out.append(0x30 + UInt8(rest / divisor))
-            rest %= divisor
-            divisor /= 10
-        }
-    }
+    public static func feedTime(_ t: Int64) -> String { UTCTime.feed(t) }
 }

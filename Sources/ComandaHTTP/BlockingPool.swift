@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ComandaRuntime
 
 /// Threads for requests that may block (a write that waits for the disk, a
 /// password being hashed), so that no worker's event loop ever waits on them.
@@ -101,37 +97,12 @@ public final class BlockingPool: @unchecked Sendable {
         return job
     }
 
-    private final class Body {
-        let pool: BlockingPool
-        init(_ pool: BlockingPool) { self.pool = pool }
-    }
-
     private func spawn() -> Bool {
-        let body = Unmanaged.passRetained(Body(self)).toOpaque()
-        var thread = pthread_t()
-        let made = pthread_create(&thread, nil, { context in
-            guard let context else { return nil }
-            let body = Unmanaged<Body>.fromOpaque(context).takeRetainedValue()
-            body.pool.threadMain()
-            return nil
-        }, body)
-        guard made == 0 else {
-            Unmanaged<Body>.fromOpaque(body).release()
-            return false
-        }
-        pthread_detach(thread)
-        return true
+        Threads.start(background ? .background : .batch) { [self] in threadMain() }
     }
 
     /// A thread's life: jobs until stopped.
     private func threadMain() {
-        #if os(Linux)
-        // SCHED_BATCH: a job handed over does not preempt the event loop
-        // that hands it, which goes on reading the other ready requests.
-        var param = sched_param(sched_priority: 0)
-        // SCHED_IDLE (5) and SCHED_BATCH (3) are not exported by Glibc's module.
-        _ = sched_setscheduler(0, background ? 5 : 3, &param)
-        #endif
         while let job = next(wait: true) { job() }
         mutex.lock()
         threads -= 1

@@ -1,4 +1,4 @@
-import Synchronization
+import ComandaRuntime
 
 /// The last step before a response leaves: answers `If-None-Match` with 304
 /// and gzips compressible bodies of 1 KiB or more for clients that accept it.
@@ -39,7 +39,7 @@ public enum ConditionalGzip {
 
     /// Compressed bodies by strong ETag: a strong tag names exact bytes, so the
     /// same file or cached answer is compressed once, not once per request.
-    private static let cache = Mutex<(entries: [String: [UInt8]], bytes: Int)>(([:], 0))
+    private static let cache = Locked<(entries: [String: [UInt8]], bytes: Int)>(([:], 0))
     /// Compressed bytes kept at most before the cache starts over.
     private static let cacheLimit = 16 << 20
 

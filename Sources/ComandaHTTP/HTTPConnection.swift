@@ -246,36 +246,38 @@ final class HTTPConnection: @unchecked Sendable {
     private func answer(_ request: HTTPRequest) {
         let started = DispatchTime.now().uptimeNanoseconds
         let response = server.responder.respond(to: request)
-        guard let pending = response.pending else {
+        guard response.pending != nil else {
             queue(response, for: request, started: started)
             return
         }
         // Made elsewhere (the store's writer, a blocking thread): no thread waits for it here.
         state = .awaiting
         awaited = AwaitedRequest(request: request, started: started)
-        waitFor(pending)
+        waitFor(response)
     }
 
-    /// Waits for `pending` without a thread: its blocking work (if any) goes
-    /// to the blocking threads, and the answer wakes this worker.
-    private func waitFor(_ pending: PendingResponse) {
-        if let work = pending.takeWork() {
+    /// Waits for the answer `response` promises, without a thread: its
+    /// blocking work (if any) goes to the blocking threads, and the answer
+    /// wakes this worker.
+    private func waitFor(_ response: HTTPResponse) {
+        guard let promise = response.pending else { return }
+        if let work = response.blockingWork {
             if let pool = server.blockingPool {
-                pool.submit { pending.answer(work()) }
+                pool.submit { promise.fulfil(work()) }
             } else {
-                pending.answer(work())
+                promise.fulfil(work())
             }
         }
-        pending.whenAnswered { [self] answer in worker.wake(self, answer: answer) }
+        promise.whenFulfilled { [self] answer in worker.wake(self, answer: answer) }
     }
 
     /// The answer to come has arrived (on the worker queue): it is written,
     /// and requests that arrived meanwhile are answered.
     private func finishAwaited(_ response: HTTPResponse) {
         guard state == .awaiting, let awaited else { return }
-        if let pending = response.pending {
+        if response.pending != nil {
             // An answer that is itself to come later: wait for that one.
-            waitFor(pending)
+            waitFor(response)
             return
         }
         self.awaited = nil

@@ -1,3 +1,5 @@
+import ComandaRuntime
+
 /// A response the application returns; the connection adds framing headers
 /// (`Content-Length`, `Date`, `Server`, `Connection`) when it writes it.
 public struct HTTPResponse: Sendable {
@@ -9,9 +11,12 @@ public struct HTTPResponse: Sendable {
     public var body: [UInt8]
     /// A body written over time instead of `body` (Server-Sent Events).
     public var stream: ResponseStream?
-    /// The answer is still being made: the connection waits for this one
-    /// instead (and writes nothing of this response).
-    public var pending: PendingResponse?
+    /// The answer is still being made: the connection waits for the
+    /// promised one instead (and writes nothing of this response).
+    public var pending: Promise<HTTPResponse>?
+    /// Work that makes the promised answer and may block: the connection
+    /// runs it on the server's blocking threads (`blocking`).
+    var blockingWork: (@Sendable () -> HTTPResponse)?
 
     /// Creates a response.
     public init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
@@ -27,10 +32,11 @@ public struct HTTPResponse: Sendable {
         return response
     }
 
-    /// An answer given later through `pending` (from any thread).
-    public static func later(_ pending: PendingResponse) -> HTTPResponse {
+    /// The answer `promise` will give (from any thread): the connection
+    /// waits for it without holding a thread.
+    public static func later(_ promise: Promise<HTTPResponse>) -> HTTPResponse {
         var response = HTTPResponse(status: .ok)
-        response.pending = pending
+        response.pending = promise
         return response
     }
 
@@ -38,13 +44,17 @@ public struct HTTPResponse: Sendable {
     /// hashes a password): the server runs it on one of its blocking threads,
     /// so that no event loop waits for it.
     public static func blocking(_ work: @escaping @Sendable () -> HTTPResponse) -> HTTPResponse {
-        .later(PendingResponse(work: work))
+        var response = later(Promise())
+        response.blockingWork = work
+        return response
     }
 
     /// This response, or (if it is to come later) the answer once given,
-    /// waiting for it: for callers that may block, never an event loop.
+    /// waiting for it: for callers that may block, never an event loop
+    /// (blocking work not yet run runs here).
     public func settled() -> HTTPResponse {
         guard let pending else { return self }
+        if let work = blockingWork { pending.fulfil(work()) }
         return pending.wait().settled()
     }
 
@@ -90,58 +100,6 @@ public enum ErrorBody {
         return Array(out.utf8)
     }
 
-    /// A JSON string literal for `s`, escaping quotes, backslashes, control
-    /// characters, DEL, the line and paragraph separators, and the byte-order
-    /// mark: Foundation's JSON parser (the iOS apps') drops a raw U+FEFF at the
-    /// start of a string, but keeps `\ufeff`.
-    public static func quoted(_ s: String) -> String {
-        var out = ""
-        appendQuoted(s, to: &out)
-        return out
-    }
-
-    /// Appends `quoted(s)` to `out`. A string with nothing to escape (the
-    /// usual name or dish) is appended whole, without walking its scalars.
-    public static func appendQuoted(_ s: String, to out: inout String) {
-        out += "\""
-        if !needsEscaping(s) {
-            out += s
-        } else {
-            for scalar in s.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
-                default:
-                    if scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029
-                        || scalar.value == 0xFEFF {
-                        let hex = String(scalar.value, radix: 16)
-                        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                    } else {
-                        out.unicodeScalars.append(scalar)
-                    }
-                }
-            }
-        }
-        out += "\""
-    }
-
-    /// Whether any byte of `s` must be escaped: control bytes, DEL, quote,
-    /// backslash, or the UTF-8 of U+2028, U+2029 or U+FEFF.
-    private static func needsEscaping(_ s: String) -> Bool {
-        var s = s
-        return s.withUTF8 { bytes in
-            var i = 0
-            while i < bytes.count {
-                let b = bytes[i]
-                if b < 0x20 || b == 0x7F || b == 0x22 || b == 0x5C { return true }
-                if b == 0xE2, i + 2 < bytes.count, bytes[i + 1] == 0x80, bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9 { return true }
-                if b == 0xEF, i + 2 < bytes.count, bytes[i + 1] == 0xBB, bytes[i + 2] == 0xBF { return true }
-                i += 1
-            }
-            return false
-        }
-    }
+    /// A JSON string literal (the one escaping, `JSONText`).
+    static func quoted(_ s: String) -> String { JSONText.quoted(s) }
 }

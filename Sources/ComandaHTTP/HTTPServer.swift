@@ -1,3 +1,4 @@
+import ComandaRuntime
 import Dispatch
 import Logging
 import Synchronization
@@ -42,7 +43,7 @@ public final class HTTPServer: @unchecked Sendable {
     /// `configuration.trustedAddresses`, for lookups at every accept.
     private let trusted: Set<String>
     /// A spare descriptor, given up to shed a connection when the process is out of them.
-    private let reserveFD = Mutex<Int32>(-1)
+    private let reserveFD = Locked<Int32>(-1)
 
     /// A server that answers with `responder`; call `start()` to listen.
     public init(configuration: HTTPServerConfiguration, responder: any HTTPResponder,

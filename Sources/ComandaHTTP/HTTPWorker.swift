@@ -1,3 +1,4 @@
+import ComandaRuntime
 import CSystem
 import Dispatch
 #if canImport(Glibc)

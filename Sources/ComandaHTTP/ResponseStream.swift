@@ -1,3 +1,4 @@
+import ComandaRuntime
 /// A response body written over time (Server-Sent Events). The connection
 /// sends the head (chunked for HTTP/1.1, close-delimited for HTTP/1.0), then
 /// calls `start` once on its worker queue with the stream's sink. A stream is

@@ -19,7 +19,9 @@ public struct PathParameters: Sendable, Equatable {
 
 /// Matches method + path pattern to a handler. Patterns are literal segments
 /// and `:name` parameters; the path's segments are percent-decoded as UTF-8
-/// after splitting, so `%2F` inside a segment never makes a new one.
+/// after splitting, so `%2F` inside a segment never makes a new one. At each
+/// level a literal segment is tried before a parameter (`/reservations/eventos`
+/// before `/reservations/:id`), whatever the order the routes were added in.
 public struct Router<Handler: Sendable>: Sendable {
     /// What the router found for a request.
     public enum Match {
@@ -87,15 +89,35 @@ private struct RouteTable: Sendable {
     enum Found { case found(Int, PathParameters), methodNotAllowed([HTTPMethod]), notFound }
 
     private(set) var routes: [Entry] = []
-    /// Route indexes by segment count, in the order added.
+    /// Route indexes by segment count, most specific first: segment by
+    /// segment a literal before a parameter (literals in their own order),
+    /// then by method. The order they were added in plays no part.
     private var bySegmentCount: [Int: [Int]] = [:]
 
     mutating func add(_ method: HTTPMethod, _ pattern: String) {
         let segments: [Segment] = pattern.split(separator: "/").map {
             $0.hasPrefix(":") ? .parameter(String($0.dropFirst())) : .literal(String($0))
         }
-        bySegmentCount[segments.count, default: []].append(routes.count)
-        routes.append(Entry(method: method, pattern: pattern, segments: segments))
+        let entry = Entry(method: method, pattern: pattern, segments: segments)
+        let index = routes.count
+        routes.append(entry)
+        var bucket = bySegmentCount[segments.count, default: []]
+        let at = bucket.firstIndex { Self.precedes(entry, routes[$0]) } ?? bucket.count
+        bucket.insert(index, at: at)
+        bySegmentCount[segments.count] = bucket
+    }
+
+    /// Whether `a` is tried before `b` (same segment count).
+    private static func precedes(_ a: Entry, _ b: Entry) -> Bool {
+        for (x, y) in zip(a.segments, b.segments) {
+            switch (x, y) {
+            case (.literal(let l), .literal(let m)) where l != m: return l < m
+            case (.literal, .parameter): return true
+            case (.parameter, .literal): return false
+            default: continue
+            }
+        }
+        return a.method.rawValue < b.method.rawValue
     }
 
     /// Whether every literal segment of a pattern equals the path's segment there (same count).
@@ -122,6 +144,7 @@ private struct RouteTable: Sendable {
         }
         if allowed.isEmpty { return .notFound }
         if allowed.contains(.GET) && !allowed.contains(.HEAD) { allowed.append(.HEAD) }
-        return .methodNotAllowed(allowed)
+        // In one fixed order (the methods' own), not the routes'.
+        return .methodNotAllowed(HTTPMethod.allCases.filter(allowed.contains))
     }
 }

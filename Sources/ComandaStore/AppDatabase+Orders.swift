@@ -275,7 +275,7 @@ extension AppDatabase {
     private static let linesOfPedido = lineSQL + " WHERE l.pedido_id = ? ORDER BY l.id"
 
     private static func linea(_ row: Row) -> LineaPedido {
-        LineaPedido(id: row[0], platoID: row[1], nombre: row[2], precioCentimos: row[3], cantidad: row[4])
+        LineaPedido(id: row["id"], platoID: row["plato_id"], nombre: row["nombre"], precioCentimos: row["precio"], cantidad: row["cantidad"])
     }
 
     private static func linea(_ db: Database, id: Int64) throws -> LineaPedido {
@@ -289,13 +289,14 @@ extension AppDatabase {
         """
 
     private static func pedido(_ row: Row, lineas: [LineaPedido], eventos: [EventoPedido]) -> Pedido {
-        // By position, in `pedidoSQL`'s order.
-        Pedido(id: row[0], estado: EstadoPedido(rawValue: row[1]) ?? .abierto, fecha: row[2], direccion: row[3], telefono: row[4],
-               lineas: lineas, listoEstimado: row[5], motivo: row[6], eventos: eventos, cliente: (row[7], row[8]))
+        // By name, as `pedidoSQL` selects them.
+        Pedido(id: row["id"], estado: EstadoPedido(rawValue: row["estado"]) ?? .abierto, fecha: row["fecha"], direccion: row["direccion"],
+               telefono: row["telefono"], lineas: lineas, listoEstimado: row["listo_estimado"], motivo: row["motivo"], eventos: eventos,
+               cliente: (row["cliente_id"], row["cliente_nombre"]))
     }
 
     private static func evento(_ row: Row) -> EventoPedido {
-        EventoPedido(estado: EstadoPedido(rawValue: row[0]) ?? .realizado, fecha: row[1])
+        EventoPedido(estado: EstadoPedido(rawValue: row["estado"]) ?? .realizado, fecha: row["fecha"])
     }
 
     static func load(_ db: Database, id: Int64) throws -> Pedido {
@@ -321,17 +322,17 @@ extension AppDatabase {
         guard !rows.isEmpty else { return [] }
         var lineas: [Int64: [LineaPedido]] = [:]
         for row in try Row.fetchAll(db.cachedStatement(sql: lineSQL + " JOIN pedido o ON o.id = l.pedido_id WHERE o.estado IN (\(states)) ORDER BY l.id")) {
-            lineas[row[5], default: []].append(linea(row))
+            lineas[row["pedido_id"], default: []].append(linea(row))
         }
         var eventos: [Int64: [EventoPedido]] = [:]
         for row in try Row.fetchAll(db.cachedStatement(sql: """
             SELECT e.estado, e.fecha, e.pedido_id FROM pedido_evento e JOIN pedido o ON o.id = e.pedido_id
             WHERE o.estado IN (\(states)) ORDER BY e.id
             """)) {
-            eventos[row[2], default: []].append(evento(row))
+            eventos[row["pedido_id"], default: []].append(evento(row))
         }
         return rows.map { row in
-            let id: Int64 = row[0]
+            let id: Int64 = row["id"]
             return pedido(row, lineas: lineas[id] ?? [], eventos: eventos[id] ?? [])
         }
     }

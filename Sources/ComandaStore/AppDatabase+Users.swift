@@ -72,7 +72,8 @@ extension AppDatabase {
                     WHERE s.token_hash = ? AND s.expira_en > ?
                     """)
                 return try Row.fetchOne(statement, arguments: [Data(tokenHash), now]).map {
-                    (Usuario(id: $0[0], nombre: $0[1], login: $0[2], rol: Rol(rawValue: $0[3] ?? "") ?? .cliente), $0[4] as Int64)
+                    (Usuario(id: $0["id"], nombre: $0["nombre"], login: $0["login"], rol: Rol(rawValue: $0["rol"] ?? "") ?? .cliente),
+                     $0["expira_en"] as Int64)
                 }
             }
             guard let (usuario, expiresAt) = found else { return nil }

@@ -62,7 +62,7 @@ extension AppDatabase {
     public func hostParty(id: Int64) throws(StoreError) -> HostParty? {
         try read { db in
             try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.partyColumns), guest_token FROM reservation WHERE id = ?"), arguments: [id])
-                .map { HostParty(party: Self.reservation($0), guestToken: $0[8]) }
+                .map { HostParty(party: Self.reservation($0), guestToken: $0["guest_token"]) }
         }
     }
 
@@ -78,7 +78,7 @@ extension AppDatabase {
             case .keyed(let id):
                 guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.partyColumns), guest_token_hash FROM reservation WHERE id = ?"),
                                                  arguments: [id]),
-                      let kept = row[8] as Data?, ConstantTime.equals(Array(kept), hash) else { return nil }
+                      let kept = row["guest_token_hash"] as Data?, ConstantTime.equals(Array(kept), hash) else { return nil }
                 return Self.reservation(row)
             case .unkeyed:
                 return try Row.fetchOne(db.cachedStatement(sql: """
@@ -94,7 +94,7 @@ extension AppDatabase {
     public func move(id: Int64, _ move: PartyMove, now: Int64) throws(StoreError) -> Reservation? {
         try write { db in
             guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT status FROM reservation WHERE id = ?"), arguments: [id]),
-                  let status = PartyStatus(rawValue: row[0]), let next = move.apply(to: status) else { return nil }
+                  let status = PartyStatus(rawValue: row["status"]), let next = move.apply(to: status) else { return nil }
             switch move {
             case .ready:
                 try db.cachedStatement(sql: "UPDATE reservation SET status = ?, ready_time = COALESCE(ready_time, ?) WHERE id = ?").execute(arguments: [next.rawValue, now, id])
@@ -118,7 +118,7 @@ extension AppDatabase {
             try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT size, arrival_time, ready_time, removed_time FROM reservation WHERE arrival_time >= ?
                 """), arguments: [now - (WaitModel.historyDays + 1) * 86_400]).map {
-                PastParty(size: $0[0], arrival: $0[1], ready: $0[2], removed: $0[3])
+                PastParty(size: $0["size"], arrival: $0["arrival_time"], ready: $0["ready_time"], removed: $0["removed_time"])
             }
         }
     }
@@ -131,7 +131,8 @@ extension AppDatabase {
                 SELECT size, arrival_time, ready_time, quoted_minutes FROM reservation
                 WHERE ready_time >= ? AND ready_time <= ? AND status != 'left'
                 """), arguments: [since, now]).map {
-                WaitStatistics.Served(size: $0[0], wait: max(0, ($0[2] as Int64) - ($0[1] as Int64)), quotedMinutes: $0[3])
+                WaitStatistics.Served(size: $0["size"], wait: max(0, ($0["ready_time"] as Int64) - ($0["arrival_time"] as Int64)),
+                                      quotedMinutes: $0["quoted_minutes"])
             }
             let left = try Int.fetchOne(db.cachedStatement(sql: """
                 SELECT count(*) FROM reservation WHERE status = 'left' AND removed_time >= ? AND removed_time <= ?
@@ -161,9 +162,10 @@ extension AppDatabase {
     }
 
     static func reservation(_ row: Row) -> Reservation {
-        // Columns by position: always selected as `partyColumns`.
-        Reservation(id: row[0], name: row[1], size: row[2], arrivalTime: row[3], readyTime: row[4],
-                    status: PartyStatus(rawValue: row[5]) ?? .waiting, quotedMinutes: row[6], quoteBasis: row[7])
+        // By name: always selected as `partyColumns`.
+        Reservation(id: row["id"], name: row["name"], size: row["size"], arrivalTime: row["arrival_time"], readyTime: row["ready_time"],
+                    status: PartyStatus(rawValue: row["status"]) ?? .waiting, quotedMinutes: row["quoted_minutes"],
+                    quoteBasis: row["quote_basis"])
     }
 }
 

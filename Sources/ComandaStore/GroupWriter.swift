@@ -1,3 +1,4 @@
+import ComandaRuntime
 import GRDB
 import Synchronization
 #if canImport(Glibc)
@@ -153,39 +154,18 @@ final class GroupWriter: @unchecked Sendable {
         var value: T?
     }
 
-    private final class ThreadBody {
-        let writer: GroupWriter
-        init(_ writer: GroupWriter) { self.writer = writer }
-    }
-
     /// Starts the writer's thread (holding `mutex`); false if it could not be.
     private func spawn() -> Bool {
-        let body = Unmanaged.passRetained(ThreadBody(self)).toOpaque()
-        let made = pthread_create(&thread, nil, { context in
-            guard let context else { return nil }
-            let body = Unmanaged<ThreadBody>.fromOpaque(context).takeRetainedValue()
-            body.writer.threadMain()
-            return nil
-        }, body)
-        guard made == 0 else {
-            Unmanaged<ThreadBody>.fromOpaque(body).release()
-            return false
-        }
-        pthread_detach(thread)
-        return true
+        // Not the thread of a writer that ended: the new one names itself.
+        thread = pthread_t()
+        return Threads.start(.batch) { [self] in threadMain() }
     }
 
     /// The writer's thread: batches while there is work, then waits for
     /// more; after `idleSeconds` without any it ends.
     private func threadMain() {
-        #if os(Linux)
-        // SCHED_BATCH: a write handed over does not preempt the event loop
-        // that hands it, which goes on reading the other ready requests, so
-        // they reach this batch together.
-        var param = sched_param(sched_priority: 0)
-        _ = sched_setscheduler(0, 3 /* SCHED_BATCH, not exported by Glibc's module */, &param)
-        #endif
         pthread_mutex_lock(mutex)
+        thread = pthread_self()
         while true {
             if waiting.isEmpty {
                 var deadline = timespec()

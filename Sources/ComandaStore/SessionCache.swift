@@ -1,6 +1,6 @@
+import ComandaRuntime
 import ComandaCore
 import Dispatch
-import Synchronization
 
 /// Recently authenticated sessions, so that a request with a known token does
 /// not read SQLite every time (that read was a quarter of the cost of an
@@ -19,7 +19,7 @@ final class SessionCache: Sendable {
     /// How long an entry is trusted before SQLite is asked again (monotonic).
     static let freshness: UInt64 = 2_000_000_000
     private static let limit = 10_000
-    private let entries = Mutex<(all: [[UInt8]: Entry], generation: UInt64)>(([:], 0))
+    private let entries = Locked<(all: [[UInt8]: Entry], generation: UInt64)>(([:], 0))
 
     /// The cached user of a token hash if still fresh (`.some(nil)` when the
     /// session expired), or `.miss` with the generation to pass to `store`.

@@ -1,4 +1,5 @@
 @testable import ComandaApp
+import ComandaRuntime
 import ComandaCore
 @testable import ComandaHTTP
 import ComandaStore

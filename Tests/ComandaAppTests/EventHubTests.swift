@@ -1,4 +1,5 @@
 @testable import ComandaApp
+import ComandaRuntime
 import ComandaHTTP
 import Foundation
 import Synchronization

@@ -94,7 +94,7 @@ extension TestClient {
             #expect(accepted.status == 200)
             let a = try #require(accepted.json as? [String: Any])
             #expect(a["estado"] as? String == "aceptado")
-            #expect(a["listo_estimado"] as? String == LegacyFeed.isoTime(clock.now + 900))
+            #expect(a["listo_estimado"] as? String == UTCTime.iso8601(clock.now + 900))
             let again = try c.postJSON("/cocina/pedidos/\(id)/aceptar", #"{"minutos": 15}"#, token: cook)
             #expect(again.status == 409)
             #expect(again.errorCode == "transicion_no_valida")
@@ -231,7 +231,7 @@ extension TestClient {
                 expected += unique.reduce(0) { $0 + (cents[$1.0] ?? 0) * $1.1 }
             }
             let report = try c.authed("GET", "/informes/ventas", jefa)
-            #expect(report.text.contains("\"total\":\(JSON.moneyText(expected))}"), "\(report.text.suffix(80)) vs \(expected)")
+            #expect(report.text.contains("\"total\":\(JSONWriter.moneyText(expected))}"), "\(report.text.suffix(80)) vs \(expected)")
             #expect((report.json as? [String: Any])?["pedidos"] as? Int == 40)
         }
     }

@@ -48,7 +48,7 @@ import Testing
             #expect(first["position"] as? Int == 3)
             #expect(first["partiesAhead"] as? Int == 2)
             #expect(first["name"] as? String == "Cai")
-            #expect(first["estimatedReadyTime"] as? String == LegacyFeed.isoTime(clock.now + 20 * 60))
+            #expect(first["estimatedReadyTime"] as? String == UTCTime.iso8601(clock.now + 20 * 60))
             // A weak tag; unchanged is 304.
             let tagged = try c.request("GET", cai.url + "/estado")
             let tag = try #require(tagged.header("ETag"))
@@ -80,7 +80,7 @@ import Testing
             #expect(try c.authed("DELETE", "/reservations/\(cai.id)", host).status == 204)
             let seated = try estado(cai.url)
             #expect(seated["status"] as? String == "seated")
-            #expect(seated["readyTime"] as? String == LegacyFeed.isoTime(clock.now))
+            #expect(seated["readyTime"] as? String == UTCTime.iso8601(clock.now))
             #expect(try c.request("DELETE", cai.url).status == 404)
 
             // Unknown or malformed tokens: 404 on every guest route, the page included.

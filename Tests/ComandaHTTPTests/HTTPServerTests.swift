@@ -1,3 +1,4 @@
+import ComandaRuntime
 import ComandaHTTP
 import ComandaTestSupport
 import Foundation

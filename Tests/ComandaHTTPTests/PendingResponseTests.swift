@@ -1,4 +1,5 @@
 import ComandaHTTP
+import ComandaRuntime
 import ComandaTestSupport
 import Foundation
 import Synchronization
@@ -16,19 +17,19 @@ private final class LaterResponder: HTTPResponder {
         let body = request.body.isEmpty ? "" : " " + String(decoding: request.body, as: UTF8.self)
         let text = "\(request.method.rawValue) \(request.target)\(body)"
         if request.method == .POST, request.path == "/now" {
-            let pending = PendingResponse()
-            pending.answer(.text(text, status: .created))
+            let pending = Promise<HTTPResponse>()
+            pending.fulfil(.text(text, status: .created))
             return .later(pending)
         }
         guard request.method == .POST, request.path.hasPrefix("/later/"), let ms = Int(request.path.dropFirst(7)) else {
             return .text(text)
         }
-        let pending = PendingResponse()
+        let pending = Promise<HTTPResponse>()
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(ms)) { [self] in
             given.add(1, ordering: .relaxed)
-            pending.answer(.text(text, status: .created))
+            pending.fulfil(.text(text, status: .created))
             // A second answer does not count.
-            pending.answer(.text("again", status: .internalServerError))
+            pending.fulfil(.text("again", status: .internalServerError))
         }
         return .later(pending)
     }

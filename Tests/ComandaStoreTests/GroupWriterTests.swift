@@ -1,3 +1,4 @@
+import ComandaRuntime
 import ComandaCore
 import ComandaHTTP
 @testable import ComandaStore

@@ -1,8 +1,0 @@
-import ComandaHTTP
-
-/// `GET /health`: 200 `ok`, touching nothing else (load balancers, Docker).
-enum HealthRoutes {
-    static func register(on router: inout Routes) {
-        router.add(.GET, "/health", .anyone) { _ in HTTPResponse.text("ok") }
-    }
-}

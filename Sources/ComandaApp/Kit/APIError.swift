@@ -1,0 +1,65 @@
+import ComandaHTTP
+
+/// An error that knows its answer: every error a route may throw conforms,
+/// each in its own room (`Orders+APIError.swift`…), with one exhaustive
+/// switch over its cases. The application maps `any APIErrorConvertible`
+/// once; anything else is a 500 (and a test fails: `ErrorMappingTests`).
+protocol APIErrorConvertible: Error {
+    /// The contract's answer to this error.
+    var apiError: APIError { get }
+}
+
+/// An error the API answers with the contract's JSON body. Domain errors are
+/// mapped to it in one exhaustive switch per area; anything else is a 500.
+public struct APIError: Error, Sendable, Equatable {
+    /// The HTTP status.
+    public let status: HTTPStatus
+    /// The contract's `snake_case` code.
+    public let code: String
+    /// A message for a person.
+    public let message: String
+    /// The offending field, when one applies.
+    public let field: String?
+    /// Extra headers (`Allow`, `WWW-Authenticate`, `Retry-After`).
+    public var headers: [(String, String)] = []
+    /// More members of the error object, as JSON text (`"estado":"aceptado"`), when the contract adds some.
+    public var extraJSON: String?
+
+    /// Creates an error.
+    public init(_ status: HTTPStatus, _ code: String, _ message: String, field: String? = nil) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.field = field
+    }
+
+    /// The error as a response.
+    public var response: HTTPResponse {
+        var r = HTTPResponse.json(ErrorBody.render(code: code, message: message, field: field, extraJSON: extraJSON), status: status)
+        for (name, value) in headers { r.headers.add(name, value) }
+        return r
+    }
+
+    public static func == (a: APIError, b: APIError) -> Bool {
+        a.status == b.status && a.code == b.code && a.message == b.message && a.field == b.field
+    }
+
+    /// 404 `not_found`.
+    public static func notFound(_ message: String = "There is nothing at this address.") -> APIError {
+        APIError(.notFound, "not_found", message)
+    }
+
+    /// 405 `method_not_allowed` with the `Allow` header.
+    public static func methodNotAllowed(_ allowed: [HTTPMethod]) -> APIError {
+        var e = APIError(.methodNotAllowed, "method_not_allowed", "This address does not accept that method.")
+        e.headers = [("Allow", allowed.map(\.rawValue).joined(separator: ", "))]
+        return e
+    }
+
+    /// 400 for a path that is not valid percent-encoded UTF-8 or tries to leave its folder.
+    public static let badPath = APIError(.badRequest, "bad_request", "The request path is malformed.")
+}
+
+extension APIError: APIErrorConvertible {
+    var apiError: APIError { self }
+}

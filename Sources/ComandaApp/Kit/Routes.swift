@@ -1,0 +1,193 @@
+import ComandaRuntime
+import ComandaCore
+import ComandaHTTP
+import ComandaStore
+
+/// Who may call a route. It is said when the route is registered and checked
+/// in one place (`ComandaApplication`) before the handler runs; no handler
+/// checks a role by hand.
+public enum Access: Sendable, Equatable {
+    /// Anyone: no token needed.
+    case anyone
+    /// Any logged-in user, whatever the role.
+    case user
+    /// Staff of this role, or `gerente` (who passes every staff check).
+    case staff(Rol)
+
+    /// The roles that pass; empty for `anyone`.
+    public var roles: [Rol] {
+        switch self {
+        case .anyone: return []
+        case .user: return Rol.allCases
+        case .staff(let rol): return Rol.passing(rol)
+        }
+    }
+}
+
+extension PathParameters {
+    /// The parameter `name` as a resource id: a positive integer in plain
+    /// digits (`abc`, `0`, `+5`, `1.5` or one too large are nil, answered 404).
+    func id(_ name: String = "id") -> Int64? {
+        guard let raw = self[name], !raw.isEmpty, raw.utf8.count <= 18,
+              raw.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let id = Int64(raw), id > 0 else { return nil }
+        return id
+    }
+}
+
+extension HTTPRequest {
+    /// The query parameter `name` that, when present, must be a whole number
+    /// in `range` (else 422 with the field); nil when absent.
+    func positiveInt(_ name: String, range: ClosedRange<Int>) throws -> Int? {
+        guard let raw = queryValue(name) else { return nil }
+        guard !raw.isEmpty, raw.utf8.count <= 18, raw.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+              let n = Int(raw), range.contains(n) else {
+            throw APIError.validation(name, range.upperBound == Int.max ? "must be a positive integer"
+                                                                          : "must be an integer from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return n
+    }
+}
+
+/// The caller of a route that needs a token: the user and their token's hash.
+struct Session: Sendable {
+    let usuario: Usuario
+    let tokenHash: [UInt8]
+}
+
+/// What a handler gets: the request, its path parameters and, on routes that
+/// need a token, the caller (already authenticated and checked).
+struct RouteRequest: Sendable {
+    let http: HTTPRequest
+    let params: PathParameters
+    let session: Session?
+    /// Finishes an answer given later as every answer is finished.
+    let finisher: AnswerFinisher
+
+    /// The caller. Only `anyone` routes have none; asking there is a 401.
+    var usuario: Usuario {
+        get throws {
+            guard let session else { throw UserError.unauthenticated }
+            return session.usuario
+        }
+    }
+
+    /// The answer to `write`, made by `answer` once the write has committed,
+    /// without holding a thread meanwhile: the write is handed to the
+    /// store's writer, and the connection waits for the answer without a
+    /// thread. What `answer` throws is mapped as a handler's thrown error is.
+    func after<T>(_ write: PendingWrite<T>, _ answer: @escaping @Sendable (T) throws -> HTTPResponse) -> HTTPResponse {
+        let pending = Promise<HTTPResponse>()
+        let finisher = finisher, http = http
+        write.then { result in
+            pending.fulfil(finisher.finish(Result { try answer(result.get()) }, for: http))
+        }
+        return .later(pending)
+    }
+}
+
+extension RouteRequest {
+    /// The answer of `work`, which hashes a password (a login, a
+    /// registration), made on the passwords' own threads (`pool`): never on
+    /// the threads that writes need, and at a lower priority than the event
+    /// loop. When `pool` has too many waiting, or one waited more than
+    /// `maxWait` seconds for its turn, 503 with `Retry-After`.
+    func hashing(_ pool: BlockingPool, maxWait: Double = 5,
+                 _ work: @escaping @Sendable () throws -> HTTPResponse) throws -> HTTPResponse {
+        let pending = Promise<HTTPResponse>()
+        let finisher = finisher, http = http
+        let queued = ContinuousClock.now
+        let taken = pool.trySubmit {
+            let result: Result<HTTPResponse, any Error>
+            if ContinuousClock.now - queued > .seconds(maxWait) {
+                result = .failure(APIError.busy)
+            } else {
+                result = Result { try work() }
+            }
+            pending.fulfil(finisher.finish(result, for: http))
+        }
+        guard taken else { throw APIError.busy }
+        return .later(pending)
+    }
+}
+
+extension APIError {
+    /// 503: too many logins are waiting for their password to be checked.
+    static var busy: APIError {
+        var error = APIError(.serviceUnavailable, "service_unavailable", "Too many logins at once; try again in a moment.")
+        error.headers = [("Retry-After", "2")]
+        return error
+    }
+}
+
+/// Finishes an answer that is given later like one given at once: errors
+/// mapped, gzip and conditional GET applied, the metrics told.
+struct AnswerFinisher: Sendable {
+    /// Held strongly: a write still in the writer when the server stops is
+    /// answered into a closed connection, never through a freed application.
+    let application: ComandaApplication
+    /// The route's pattern (what the metrics count under).
+    let pattern: String
+    let started: ContinuousClock.Instant
+
+    func finish(_ result: Result<HTTPResponse, any Error>, for request: HTTPRequest) -> HTTPResponse {
+        let answer: HTTPResponse
+        switch result {
+        case .success(let response): answer = response
+        case .failure(let error): answer = application.errorResponse(error, request: request)
+        }
+        return application.finish(answer, for: request, route: pattern, started: started)
+    }
+}
+
+/// A route's handler: the request in, a response out; a thrown `APIError`
+/// (or a mapped domain error) is answered as it says, anything else as a 500.
+typealias RouteHandler = @Sendable (RouteRequest) throws -> HTTPResponse
+
+/// One registered route: who may call it and what answers it.
+struct Route: Sendable {
+    let access: Access
+    /// A stream: it also takes `?ticket=` in place of the token.
+    var isStream = false
+    /// Its handler may block (waits for a write, hashes a password): it is
+    /// answered `HTTPResponse.blocking`, on one of the server's blocking
+    /// threads. A write answered `after` its commit does not block.
+    var blocks = false
+    let handler: RouteHandler
+}
+
+/// A room of the application (the menu, orders, the waitlist…): it
+/// registers its routes, each with its access. `ComandaApplication` is the
+/// list of them.
+protocol Feature: Sendable {
+    func register(on router: inout Routes)
+}
+
+/// The route table: every JSON and feed route with its access.
+struct Routes: Sendable {
+    private(set) var router = Router<Route>()
+
+    /// Adds a route; `pattern` is like `/platos/:id`. `blocks`: whether the
+    /// handler may block; by default, when the method writes (every method
+    /// but GET, HEAD and OPTIONS), since such a handler waits for its write
+    /// to commit. A handler that answers `after` its write says false.
+    mutating func add(_ method: HTTPMethod, _ pattern: String, _ access: Access, blocks: Bool? = nil,
+                      _ handler: @escaping RouteHandler) {
+        let writes = method != .GET && method != .HEAD && method != .OPTIONS
+        router.add(method, pattern, Route(access: access, blocks: blocks ?? writes, handler: handler))
+    }
+
+    /// Adds a stream (`GET`): like `add`, and `?ticket=` authenticates it too.
+    mutating func addStream(_ pattern: String, _ access: Access, _ handler: @escaping RouteHandler) {
+        router.add(.GET, pattern, Route(access: access, isStream: true, handler: handler))
+    }
+}
+
+/// One row of the route table, for the API description's agreement test.
+public struct RouteEntry: Sendable, Equatable {
+    /// The method.
+    public let method: HTTPMethod
+    /// The pattern, like `/platos/:id`.
+    public let pattern: String
+    /// Who may call it.
+    public let access: Access
+}

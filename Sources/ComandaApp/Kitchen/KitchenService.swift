@@ -1,0 +1,32 @@
+import ComandaCore
+import ComandaStore
+
+/// The kitchen's side of the orders: the only caller of the kitchen's part
+/// of `AppDatabase+Orders` (the board's list, a placed order, the moves),
+/// and the one that tells the board and the streams of every change.
+final class KitchenService: Sendable {
+    private let database: AppDatabase
+    let board: KitchenBoard
+    private let now: @Sendable () -> Int64
+
+    init(database: AppDatabase, hub: EventHub, now: @escaping @Sendable () -> Int64) {
+        self.database = database
+        self.board = KitchenBoard(database: database, hub: hub)
+        self.now = now
+    }
+
+    /// Any placed order; an open or unknown one is `notFound`.
+    func pedido(id: Int64) throws -> Pedido { try database.pedidoCocina(id: id) }
+
+    /// A move of a placed order (the owner's cancel with `usuarioID`): the
+    /// committed order and its kitchen JSON, told to the board and the streams.
+    func move(pedidoID: Int64, _ move: MovimientoPedido, minutos: Int? = nil, motivo: String? = nil,
+              usuarioID: Int64? = nil) throws -> (pedido: Pedido, json: String) {
+        let pedido = try database.mover(pedidoID: pedidoID, move, now: now(), minutos: minutos, motivo: motivo,
+                                        usuarioID: usuarioID)
+        return (pedido, board.changed(pedido))
+    }
+
+    /// An order the kitchen can see was placed (after commit).
+    func changed(_ pedido: Pedido) { board.changed(pedido) }
+}

@@ -1,0 +1,68 @@
+import ComandaCore
+import ComandaHTTP
+
+/// The RestaurantQueue feed at `queuePath` (default `/queue`), for the host
+/// app and TV display that cannot change. Every answer is the whole feed as
+/// text, on errors too (with the true status), because the app parses
+/// whatever body it gets; a wrong host key is 404 with an empty body.
+struct LegacyQueueRoutes: Feature {
+    let base: String
+    let hostKey: String
+    let waitlist: WaitlistService
+
+    func register(on router: inout Routes) {
+        @Sendable func feed(_ status: HTTPStatus) throws -> HTTPResponse {
+            let body = Array(LegacyFeed.render(try waitlist.list().parties).utf8)
+            var response = HTTPResponse(status: status, headers: HTTPHeaders([("Content-Type", "text/plain; charset=utf-8")]), body: body)
+            if status == .ok {
+                response.headers.add("ETag", MenuService.tag(key: "queue", body: body))
+                response.headers.add("Cache-Control", "no-cache")
+            }
+            return response
+        }
+        /// Runs a host action if the key is right, answering with the feed either way.
+        @Sendable func host(_ params: PathParameters, success: HTTPStatus, _ action: () throws -> Void) throws -> HTTPResponse {
+            guard let key = params["key"], ConstantTime.equals(Array(key.utf8), Array(hostKey.utf8)) else {
+                return HTTPResponse(status: .notFound, headers: HTTPHeaders([("Content-Type", "text/plain; charset=utf-8")]))
+            }
+            do {
+                try action()
+            } catch let error as WaitlistError {
+                return try feed(error.apiError.status)
+            }
+            return try feed(success)
+        }
+        @Sendable func legacyID(_ params: PathParameters) throws -> Int64 {
+            guard let id = params.id() else { throw WaitlistError.notFound }
+            return id
+        }
+
+        router.add(.GET, base, .anyone) { _ in try feed(.ok) }
+        router.add(.GET, base + "/:key", .anyone) { r in
+            try host(r.params, success: .ok) {}
+        }
+        router.add(.PUT, base + "/:key/seat/:id", .anyone) { r in
+            let params = r.params
+            return try host(params, success: .ok) { _ = try waitlist.ready(id: try legacyID(params)) }
+        }
+        router.add(.DELETE, base + "/:key/remove/:id", .anyone) { r in
+            let params = r.params
+            return try host(params, success: .ok) { try waitlist.seat(id: try legacyID(params)) }
+        }
+        // `…/{name}/` with the size left out.
+        router.add(.POST, base + "/:key/:name", .anyone) { r in
+            let params = r.params
+            return try host(params, success: .created) { throw WaitlistError.invalidSize }
+        }
+        router.add(.POST, base + "/:key/:name/:size", .anyone) { r in
+            let params = r.params
+            return try host(params, success: .created) {
+                guard let raw = params["size"], !raw.isEmpty, raw.utf8.count <= 3,
+                      raw.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let size = Int(raw) else {
+                    throw WaitlistError.invalidSize
+                }
+                _ = try waitlist.add(name: params["name"] ?? "", size: size)
+            }
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import ComandaCore
+import ComandaHTTP
+import ComandaStore
+
+/// The manager's menu: `POST /platos`, `PATCH` and `DELETE /platos/{id}`,
+/// sold out (`PUT /platos/{id}/disponible`, kitchen too), the photos, and
+/// `GET /alergenos`.
+struct MenuEditRoutes: Feature {
+    let menu: MenuService
+    let now: @Sendable () -> Int64
+
+    func register(on router: inout Routes) {
+        let menu = menu, now = now
+        router.add(.GET, "/alergenos", .anyone) { _ in
+            var response = HTTPResponse.json(MenuJSON.alergenos())
+            response.headers.add("Cache-Control", "public, max-age=86400")
+            return response
+        }
+        router.add(.POST, "/platos", .staff(.gerente)) { r in
+            let body = try JSONBody(r.http)
+            for field in ["nombre", "descripcion", "precio", "tipo"] where !body.has(field) {
+                throw APIError.validation(field, "is required")
+            }
+            let plato = try menu.create(try Self.cambios(body))
+            var response = HTTPResponse.json(MenuJSON.plato(plato), status: .created)
+            response.headers.add("Location", "/platos/\(plato.id)")
+            return response
+        }
+        router.add(.PATCH, "/platos/:id", .staff(.gerente)) { r in
+            .json(MenuJSON.plato(try menu.update(id: try Self.platoID(r.params), try Self.cambios(try JSONBody(r.http)))))
+        }
+        router.add(.DELETE, "/platos/:id", .staff(.gerente)) { r in
+            try menu.retire(id: try Self.platoID(r.params), now: now())
+            return HTTPResponse(status: .noContent)
+        }
+        router.add(.PUT, "/platos/:id/disponible", .staff(.cocina)) { r in
+            let disponible = try JSONBody(r.http).bool("disponible")
+            return .json(MenuJSON.plato(try menu.setDisponible(id: try Self.platoID(r.params), disponible)))
+        }
+        router.add(.PUT, "/platos/:id/foto", .staff(.gerente)) { r in
+            let id = try Self.platoID(r.params)
+            let declared = r.http.headers["Content-Type"]?.split(separator: ";").first.map { $0.trimmingHTTPWhitespace().lowercased() }
+            guard let declared, let format = ImageHeader.Format(rawValue: declared) else {
+                throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send the photo as image/jpeg, image/png or image/webp.")
+            }
+            guard let info = ImageHeader.read(r.http.body), info.format == format else {
+                throw APIError(.unprocessableContent, "imagen_no_valida", "The bytes are not a \(format.rawValue) image this server can read.")
+            }
+            guard (1...10_000).contains(info.width), (1...10_000).contains(info.height) else {
+                throw APIError(.unprocessableContent, "imagen_no_valida", "The image must be 1 to 10000 pixels wide and high (it is \(info.width)×\(info.height)).")
+            }
+            var hash = FNV1a()
+            hash.add(r.http.body)
+            let tag = hash.hex + String(r.http.body.count, radix: 36)
+            return .json(MenuJSON.plato(try menu.setFoto(id: id, format: format, bytes: r.http.body, info: info, tag: tag)))
+        }
+        router.add(.DELETE, "/platos/:id/foto", .staff(.gerente)) { r in
+            try menu.deleteFoto(id: try Self.platoID(r.params))
+            return HTTPResponse(status: .noContent)
+        }
+        router.add(.GET, "/platos/:id/foto", .anyone) { r in
+            guard let foto = try menu.foto(id: try Self.platoID(r.params)) else { throw APIError.notFound("This dish has no photo.") }
+            // The versioned URL (the current `v`) never changes: cache it for a year.
+            let current = r.http.queryValue("v") == foto.etiqueta
+            return HTTPResponse(status: .ok, headers: HTTPHeaders([
+                ("Content-Type", foto.tipo), ("ETag", "\"\(foto.etiqueta)\""),
+                ("Cache-Control", current ? "public, max-age=31536000, immutable" : "no-cache"),
+            ]), body: foto.datos)
+        }
+    }
+
+    static func platoID(_ params: PathParameters) throws -> Int64 {
+        guard let id = params.id() else { throw PlatoError.notFound }
+        return id
+    }
+
+    /// The fields a `POST` or `PATCH` carries, each checked by its rule (422 with its field).
+    static func cambios(_ body: JSONBody) throws -> CambiosPlato {
+        var c = CambiosPlato()
+        do {
+            if body.has("nombre") { c.nombre = try PlatoRules.nombre(try body.string("nombre")) }
+            if body.has("descripcion") { c.descripcion = try PlatoRules.descripcion(try body.string("descripcion")) }
+            if body.has("precio") { c.precioCentimos = try PlatoRules.precio(try body.number("precio")) }
+            if body.has("tipo") { c.tipo = try PlatoRules.tipo(try body.string("tipo")) }
+            if body.has("alergenos") { c.alergenos = try PlatoRules.alergenos(try body.strings("alergenos"), "alergenos") }
+            if body.has("trazas") { c.trazas = try PlatoRules.alergenos(try body.strings("trazas"), "trazas") }
+            if body.has("ingredientes") {
+                c.ingredientes = try PlatoRules.ingredientes(try body.objects("ingredientes", required: "nombre", optional: "cantidad")
+                    .map { (nombre: $0.0, cantidad: $0.1) })
+            }
+            if body.has("disponible") { c.disponible = try body.bool("disponible") }
+        } catch let problem as PlatoRules.Problem {
+            throw APIError.validation(problem.field, problem.problem)
+        }
+        return c
+    }
+}

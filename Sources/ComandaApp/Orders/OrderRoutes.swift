@@ -1,0 +1,104 @@
+import ComandaCore
+import ComandaHTTP
+import ComandaStore
+
+/// Every `/pedidos` route: a user sees only their own orders (anyone else's is 404).
+struct OrderRoutes: Feature {
+    let orders: OrderService
+
+    func register(on router: inout Routes) {
+        let idempotency = orders.idempotency
+
+        router.add(.POST, "/pedidos", .user) { r in
+            let usuario = try r.usuario
+            let request = r.http
+            return try idempotency.run(request, usuarioID: usuario.id) {
+                let (pedido, created) = try orders.open(usuarioID: usuario.id)
+                return HTTPResponse.json(OrderJSON.pedido(pedido), status: created ? .created : .ok)
+            }
+        }
+        router.add(.GET, "/pedidos/actual", .user) { r in
+            let usuario = try r.usuario
+            guard let pedido = try orders.actual(usuarioID: usuario.id) else {
+                throw APIError.notFound("You have no current order.")
+            }
+            return HTTPResponse.json(OrderJSON.pedido(pedido))
+        }
+        router.add(.GET, "/pedidos", .user) { r in
+            let usuario = try r.usuario
+            let request = r.http
+            let limit = try request.positiveInt("limit", range: 1...200) ?? 50
+            let antes = try request.positiveInt("antes", range: 1...Int.max).map(Int64.init)
+            let list = try orders.historial(usuarioID: usuario.id, limit: limit, antes: antes)
+            return HTTPResponse.json(OrderJSON.historial(list))
+        }
+        router.add(.GET, "/pedidos/:id", .user) { r in
+            let usuario = try r.usuario
+            let params = r.params
+            return HTTPResponse.json(OrderJSON.pedido(try orders.pedido(id: try Self.id(params, "id"), usuarioID: usuario.id)))
+        }
+        router.add(.DELETE, "/pedidos/:id", .user) { r in
+            let usuario = try r.usuario
+            let params = r.params
+            try orders.discard(id: try Self.id(params, "id"), usuarioID: usuario.id)
+            return HTTPResponse(status: .noContent)
+        }
+        // The lines' writes are answered once their batch has committed, holding no thread meanwhile.
+        router.add(.POST, "/pedidos/:id/lineas", .user, blocks: false) { r in
+            let usuario = try r.usuario
+            let request = r.http
+            let params = r.params
+            let pedidoID = try Self.id(params, "id")
+            let body = try JSONBody(request)
+            let platoID = try body.int("plato_id")
+            let cantidad = try PedidoRules.cantidad(try body.optionalInt("cantidad") ?? 1)
+            return r.after(orders.addingLinea(pedidoID: pedidoID, usuarioID: usuario.id,
+                                                platoID: Int64(platoID), cantidad: cantidad)) { linea, created in
+                HTTPResponse.json(OrderJSON.linea(linea), status: created ? .created : .ok)
+            }
+        }
+        router.add(.PUT, "/pedidos/:id/lineas/:linea_id", .user, blocks: false) { r in
+            let usuario = try r.usuario
+            let request = r.http
+            let params = r.params
+            let pedidoID = try Self.id(params, "id")
+            let lineaID = try Self.id(params, "linea_id", missing: .lineaNotFound)
+            let cantidad = try PedidoRules.cantidad(try JSONBody(request).int("cantidad"))
+            return r.after(orders.settingCantidad(pedidoID: pedidoID, usuarioID: usuario.id,
+                                                    lineaID: lineaID, cantidad: cantidad)) { linea in
+                HTTPResponse.json(OrderJSON.linea(linea))
+            }
+        }
+        router.add(.DELETE, "/pedidos/:id/lineas/:linea_id", .user) { r in
+            let usuario = try r.usuario
+            let params = r.params
+            try orders.deleteLinea(pedidoID: try Self.id(params, "id"), usuarioID: usuario.id,
+                                     lineaID: try Self.id(params, "linea_id", missing: .lineaNotFound))
+            return HTTPResponse(status: .noContent)
+        }
+        router.add(.POST, "/pedidos/:id/cancelar", .user) { r in
+            let usuario = try r.usuario
+            return HTTPResponse.json(OrderJSON.pedido(try orders.cancel(pedidoID: try Self.id(r.params, "id"), usuarioID: usuario.id)))
+        }
+        router.add(.POST, "/pedidos/:id/checkout", .user) { r in
+            let usuario = try r.usuario
+            let request = r.http
+            let params = r.params
+            let pedidoID = try Self.id(params, "id")
+            return try idempotency.run(request, usuarioID: usuario.id) {
+                let body = try JSONBody(request)
+                let direccion = try PedidoRules.direccion(try body.string("direccion"))
+                let telefono = try PedidoRules.telefono(try body.string("telefono"))
+                let pedido = try orders.checkout(pedidoID: pedidoID, usuarioID: usuario.id, direccion: direccion,
+                                                 telefono: telefono)
+                return HTTPResponse.json(OrderJSON.pedido(pedido))
+            }
+        }
+    }
+
+    /// A path id that must be a positive integer (else the resource is not found).
+    private static func id(_ params: PathParameters, _ name: String, missing: OrderError = .notFound) throws -> Int64 {
+        guard let id = params.id(name) else { throw missing }
+        return id
+    }
+}

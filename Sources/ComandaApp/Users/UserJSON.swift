@@ -1,0 +1,42 @@
+import ComandaCore
+
+/// Users as the API shows them (`JSONWriter`, keys sorted). No answer ever
+/// carries a password hash or another user's session.
+enum UserJSON {
+    /// `{"id", "login", "nombre"}`.
+    static func usuario(_ u: Usuario) -> String {
+        JSONWriter.write(capacity: 120) { w in
+            w.object { w in
+                w.key("id"); w.int(u.id)
+                w.key("login"); w.string(u.login)
+                w.key("nombre"); w.string(u.nombre)
+            }
+        }
+    }
+
+    /// `{"id", "login", "nombre", "rol"}`.
+    static func yo(_ u: Usuario) -> String {
+        JSONWriter.write(capacity: 140) { $0.yo(u) }
+    }
+
+    /// `{"token", "usuario"}`.
+    static func sesion(token: String, _ u: Usuario) -> String {
+        JSONWriter.write(capacity: 220) { w in
+            w.object { w in
+                w.key("token"); w.string(token)
+                w.key("usuario"); w.yo(u)
+            }
+        }
+    }
+}
+
+extension JSONWriter {
+    mutating func yo(_ u: Usuario) {
+        object { w in
+            w.key("id"); w.int(u.id)
+            w.key("login"); w.string(u.login)
+            w.key("nombre"); w.string(u.nombre)
+            w.key("rol"); w.string(u.rol.rawValue)
+        }
+    }
+}

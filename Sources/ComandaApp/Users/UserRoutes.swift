@@ -1,0 +1,87 @@
+import ComandaRuntime
+import ComandaCore
+import ComandaHTTP
+
+/// `/usuarios`, `/sesiones` and the favourites.
+struct UserRoutes: Feature {
+    let users: UserService
+    let menu: MenuService
+    /// The threads that hash passwords (logins and registrations wait
+    /// there, not on the threads writes need).
+    let passwords: BlockingPool
+    let streams: SessionStreams
+
+    func register(on router: inout Routes) {
+        let users = users, menu = menu, passwords = passwords, streams = streams
+        router.add(.POST, "/usuarios", .anyone, blocks: false) { r in
+            let body = try JSONBody(r.http)
+            let nombre = try body.string("nombre"), login = try body.string("login"), password = try body.string("password")
+            return try r.hashing(passwords) {
+                let usuario = try users.register(nombre: nombre, login: login, password: password)
+                return .json(UserJSON.usuario(usuario), status: .created)
+            }
+        }
+        router.add(.POST, "/sesiones", .anyone, blocks: false) { r in
+            let body = try JSONBody(r.http)
+            let login = try body.string("login"), password = try body.string("password")
+            let address = r.http.clientAddress
+            // A locked-out attempt is refused before it waits for a hash.
+            try users.checkNotLockedOut(login: login, address: address)
+            return try r.hashing(passwords) {
+                let (token, usuario) = try users.login(login: login, password: password, address: address)
+                var response = HTTPResponse.json(UserJSON.sesion(token: token, usuario), status: .created)
+                response.headers.add("Cache-Control", "no-store")
+                return response
+            }
+        }
+        router.add(.DELETE, "/sesiones/actual", .user) { r in
+            guard let session = r.session else { throw UserError.unauthenticated }
+            try users.logout(tokenHash: session.tokenHash)
+            // Its open streams end now, not at their next event.
+            streams.end(session: session.tokenHash)
+            return HTTPResponse(status: .noContent)
+        }
+        router.add(.POST, "/sesiones/actual/tickets", .user) { r in
+            guard let session = r.session else { throw UserError.unauthenticated }
+            let (ticket, expiresAt) = users.issueTicket(sessionHash: session.tokenHash)
+            var response = HTTPResponse.json(status: .created) { w in
+                w.object { w in
+                    w.key("caduca"); w.time(expiresAt)
+                    w.key("ticket"); w.string(ticket)
+                }
+            }
+            response.headers.add("Cache-Control", "no-store")
+            return response
+        }
+        router.add(.GET, "/usuarios/yo", .user) { r in
+            .json(UserJSON.yo(try r.usuario))
+        }
+        router.add(.GET, "/usuarios/yo/favoritos", .user) { r in
+            let usuario = try r.usuario
+            let current = try menu.menu()
+            return .json(MenuJSON.platos(try users.favoritos(usuario).compactMap(current.plato(id:))))
+        }
+        router.add(.PUT, "/usuarios/yo/favoritos/:plato_id", .user) { r in
+            let usuario = try r.usuario
+            guard let id = r.params.id("plato_id") else { throw UserError.unknownPlato }
+            try users.addFavorito(usuario, platoID: id)
+            return HTTPResponse(status: .noContent)
+        }
+        router.add(.DELETE, "/usuarios/yo/favoritos/:plato_id", .user) { r in
+            let usuario = try r.usuario
+            guard let id = r.params.id("plato_id") else { throw UserError.unknownPlato }
+            try users.removeFavorito(usuario, platoID: id)
+            return HTTPResponse(status: .noContent)
+        }
+    }
+}
+
+extension UserService {
+    func favoritos(_ usuario: Usuario) throws -> [Int64] { try database.favoritos(usuarioID: usuario.id) }
+    func addFavorito(_ usuario: Usuario, platoID: Int64) throws {
+        try database.addFavorito(usuarioID: usuario.id, platoID: platoID, now: currentTime)
+    }
+    func removeFavorito(_ usuario: Usuario, platoID: Int64) throws {
+        try database.removeFavorito(usuarioID: usuario.id, platoID: platoID)
+    }
+}

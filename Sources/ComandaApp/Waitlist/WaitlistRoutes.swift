@@ -1,0 +1,70 @@
+import ComandaCore
+import ComandaHTTP
+import ComandaStore
+
+/// The waitlist's JSON routes: the host's (`/reservations…`) and the guest's
+/// own (`/espera/{token}…`, the link is the key).
+struct WaitlistRoutes: Feature {
+    let waitlist: WaitlistService
+    /// The pages (the guest's page is `espera.html`).
+    let pages: StaticFiles?
+
+    func register(on router: inout Routes) {
+        let waitlist = waitlist, pages = pages
+        router.add(.GET, "/espera/:token", .anyone) { r in
+            try GuestPage.response(token: r.params["token"] ?? "", waitlist: waitlist, pages: pages)
+        }
+        router.add(.GET, "/reservations", .anyone) { _ in
+            let (body, tag) = try WaitlistJSON.list(waitlist)
+            return Self.tagged(.json(body), tag)
+        }
+        // Answered once the party's batch has committed, holding no thread meanwhile.
+        router.add(.POST, "/reservations", .staff(.anfitrion), blocks: false) { r in
+            let body = try JSONBody(r.http)
+            return r.after(try waitlist.adding(name: try body.string("name"), size: try body.int("size"))) { party in
+                .json(WaitlistJSON.party(party.party, guestToken: party.guestToken), status: .created)
+            }
+        }
+        router.add(.GET, "/reservations/estadisticas", .staff(.anfitrion)) { r in
+            let days = try r.http.positiveInt("dias", range: 1...365) ?? 28
+            return .json(WaitlistJSON.statistics(try waitlist.statistics(days: days), days: days))
+        }
+        router.add(.GET, "/reservations/:id", .staff(.anfitrion)) { r in
+            let party = try waitlist.hostParty(id: try Self.partyID(r.params))
+            return .json(WaitlistJSON.party(party.party, guestToken: party.guestToken))
+        }
+        router.add(.POST, "/reservations/:id/ready", .staff(.anfitrion)) { r in
+            .json(WaitlistJSON.party(try waitlist.ready(id: try Self.partyID(r.params))))
+        }
+        router.add(.DELETE, "/reservations/:id", .staff(.anfitrion)) { r in
+            try waitlist.seat(id: try Self.partyID(r.params))
+            return HTTPResponse(status: .noContent)
+        }
+        router.add(.GET, "/espera/:token/estado", .anyone) { r in
+            let (body, tag) = try WaitlistJSON.estado(Self.guest(r.params, waitlist), waitlist)
+            return Self.tagged(.json(body), tag)
+        }
+        router.add(.DELETE, "/espera/:token", .anyone) { r in
+            try waitlist.leave(token: r.params["token"] ?? "")
+            return HTTPResponse(status: .noContent)
+        }
+    }
+
+    private static func tagged(_ response: HTTPResponse, _ tag: String) -> HTTPResponse {
+        var response = response
+        response.headers.add("ETag", tag)
+        response.headers.add("Cache-Control", "no-cache")
+        return response
+    }
+
+    /// The guest holding the link's token; 404 for any other.
+    static func guest(_ params: PathParameters, _ waitlist: WaitlistService) throws -> Reservation {
+        guard let party = try waitlist.guest(token: params["token"] ?? "") else { throw WaitlistError.notFound }
+        return party
+    }
+
+    static func partyID(_ params: PathParameters) throws -> Int64 {
+        guard let id = params.id() else { throw WaitlistError.notFound }
+        return id
+    }
+}

@@ -1,0 +1,102 @@
+import ComandaRuntime
+import ComandaCore
+import ComandaHTTP
+import ComandaStore
+import Foundation
+
+/// The walk-in waitlist: one place that validates, quotes, stores, moves and
+/// lists, used by the JSON API, the legacy feed and the guests' links alike,
+/// so all of them always agree.
+final class WaitlistService: Sendable {
+    let database: AppDatabase
+    let now: @Sendable () -> Int64
+    let minutesPerParty: Int
+    let zone: TimeZone
+    /// Told after every committed change of the list (the live updates).
+    private let changed: @Sendable (WaitlistService) -> Void
+    /// The model behind the quotes, learnt at the start of the hour it serves.
+    private let model = Locked<(hour: Int64, model: WaitModel)?>(nil)
+
+    init(database: AppDatabase, now: @escaping @Sendable () -> Int64, minutesPerParty: Int = 10,
+         zone: TimeZone = TimeZone(secondsFromGMT: 0) ?? .current,
+         changed: @escaping @Sendable (WaitlistService) -> Void = { _ in }) {
+        self.database = database
+        self.now = now
+        self.minutesPerParty = minutesPerParty
+        self.zone = zone
+        self.changed = changed
+    }
+
+    /// The listed parties in display order, their average wait, and the time it was computed.
+    func list() throws -> (parties: [Reservation], averageWaitMinutes: Int, at: Int64) {
+        let time = now()
+        let parties = Waitlist.ordered(try database.listedReservations())
+        return (parties, Waitlist.averageWaitMinutes(parties, now: time), time)
+    }
+
+    /// Adds a party, quoted from the restaurant's history.
+    func add(name: String, size: Int) throws -> HostParty { try adding(name: name, size: size).wait() }
+
+    /// `add` as a write to wait for or to hand on: a bad name or size is
+    /// thrown at once; the live updates hear once the party is committed.
+    func adding(name rawName: String, size rawSize: Int) throws -> PendingWrite<HostParty> {
+        let name = try Waitlist.name(rawName)
+        let size = try Waitlist.size(rawSize)
+        let time = now()
+        let model = try quoteModel(at: time)
+        return database.addingReservation(name: name, size: size, now: time) { ahead in
+            model.quote(size: size, ahead: ahead, at: time)
+        }.whenCommitted { [self] _ in changed(self) }
+    }
+
+    /// The model for quotes at `time`: learnt once an hour (from the history
+    /// as it stood when the hour began), so an arrival costs one quote, not
+    /// a read of 28 days.
+    func quoteModel(at time: Int64) throws -> WaitModel {
+        let hour = time / 3_600
+        if let cached = model.withLock({ $0 }), cached.hour == hour { return cached.model }
+        let learnt = WaitModel(history: try database.quoteHistory(now: hour * 3_600), now: hour * 3_600,
+                               minutesPerParty: minutesPerParty, zone: zone)
+        model.withLock { $0 = (hour, learnt) }
+        return learnt
+    }
+
+    /// The host calls the party: its table is ready.
+    func ready(id: Int64) throws -> Reservation { try move(id: id, .ready) }
+
+    /// The host seats the party (called or not); it leaves the list.
+    func seat(id: Int64) throws { _ = try move(id: id, .seat) }
+
+    /// The guest holding `token` leaves the list.
+    func leave(token: String) throws {
+        guard let party = try guest(token: token) else { throw WaitlistError.notFound }
+        _ = try move(id: party.id, .leave)
+    }
+
+    private func move(id: Int64, _ move: PartyMove) throws -> Reservation {
+        guard let party = try database.move(id: id, move, now: now()) else { throw WaitlistError.notFound }
+        changed(self)
+        return party
+    }
+
+    /// A party as the host sees it, on the list or not.
+    func hostParty(id: Int64) throws -> HostParty {
+        guard let party = try database.hostParty(id: id) else { throw WaitlistError.notFound }
+        return party
+    }
+
+    /// The party whose guest holds `token`, nil if none (a malformed token is none).
+    func guest(token: String) throws -> Reservation? {
+        guard GuestToken.isWellFormed(token) else { return nil }
+        return try database.reservation(guestToken: token)
+    }
+
+    /// The last `days` days' waits, per band.
+    func statistics(days: Int) throws -> WaitStatistics {
+        let time = now()
+        return try database.waitStatistics(since: time - Int64(days) * 86_400, now: time)
+    }
+
+    /// A new host key: 128 random bits, URL-safe.
+    static func generateHostKey() -> String { GuestToken.generate() }
+}

@@ -1,0 +1,314 @@
+import ComandaCore
+import Foundation
+import GRDB
+
+extension AppDatabase {
+    /// The migrations, by name, in order. Never edit a shipped one: add another.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-menu") { db in
+            try db.execute(sql: """
+                CREATE TABLE ajuste (
+                    clave TEXT PRIMARY KEY NOT NULL,
+                    valor TEXT NOT NULL
+                );
+                INSERT INTO ajuste (clave, valor) VALUES ('menu_revision', '0');
+                CREATE TABLE categoria (
+                    tipo TEXT PRIMARY KEY NOT NULL,
+                    orden INTEGER NOT NULL UNIQUE
+                );
+                CREATE TABLE plato (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    nombre TEXT NOT NULL UNIQUE CHECK (length(trim(nombre)) > 0),
+                    descripcion TEXT NOT NULL,
+                    precio_centimos INTEGER NOT NULL CHECK (precio_centimos >= 0),
+                    tipo TEXT NOT NULL REFERENCES categoria(tipo)
+                );
+                CREATE INDEX plato_tipo ON plato(tipo);
+                CREATE TRIGGER plato_insert_revision AFTER INSERT ON plato BEGIN
+                    UPDATE ajuste SET valor = CAST(valor AS INTEGER) + 1 WHERE clave = 'menu_revision';
+                END;
+                CREATE TRIGGER plato_update_revision AFTER UPDATE ON plato BEGIN
+                    UPDATE ajuste SET valor = CAST(valor AS INTEGER) + 1 WHERE clave = 'menu_revision';
+                END;
+                CREATE TRIGGER plato_delete_revision AFTER DELETE ON plato BEGIN
+                    UPDATE ajuste SET valor = CAST(valor AS INTEGER) + 1 WHERE clave = 'menu_revision';
+                END;
+                """)
+        }
+        migrator.registerMigration("v2-users") { db in
+            try db.execute(sql: """
+                CREATE TABLE usuario (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    nombre TEXT NOT NULL,
+                    login TEXT NOT NULL,
+                    login_clave TEXT NOT NULL UNIQUE,
+                    password_hash TEXT NOT NULL,
+                    rol TEXT NOT NULL DEFAULT 'cliente' CHECK (rol IN ('cliente', 'anfitrion')),
+                    creado_en INTEGER NOT NULL
+                );
+                CREATE TABLE sesion (
+                    token_hash BLOB PRIMARY KEY NOT NULL,
+                    usuario_id INTEGER NOT NULL REFERENCES usuario(id) ON DELETE CASCADE,
+                    creada_en INTEGER NOT NULL,
+                    expira_en INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE INDEX sesion_usuario ON sesion(usuario_id);
+                CREATE TABLE favorito (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    usuario_id INTEGER NOT NULL REFERENCES usuario(id) ON DELETE CASCADE,
+                    plato_id INTEGER NOT NULL REFERENCES plato(id) ON DELETE CASCADE,
+                    creado_en INTEGER NOT NULL,
+                    UNIQUE (usuario_id, plato_id)
+                );
+                """)
+        }
+        migrator.registerMigration("v3-waitlist") { db in
+            try db.execute(sql: """
+                CREATE TABLE reservation (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    name TEXT NOT NULL CHECK (length(name) > 0),
+                    size INTEGER NOT NULL CHECK (size BETWEEN 1 AND 50),
+                    arrival_time INTEGER NOT NULL,
+                    ready_time INTEGER,
+                    removed_time INTEGER
+                );
+                CREATE INDEX reservation_listed ON reservation(id) WHERE removed_time IS NULL;
+                """)
+        }
+        migrator.registerMigration("v4-orders") { db in
+            try db.execute(sql: """
+                CREATE TABLE pedido (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    usuario_id INTEGER NOT NULL REFERENCES usuario(id) ON DELETE CASCADE,
+                    estado TEXT NOT NULL CHECK (estado IN ('abierto', 'realizado')),
+                    fecha INTEGER,
+                    direccion TEXT,
+                    telefono TEXT,
+                    creado_en INTEGER NOT NULL,
+                    CHECK ((estado = 'abierto') = (fecha IS NULL))
+                );
+                CREATE UNIQUE INDEX pedido_abierto_por_usuario ON pedido(usuario_id) WHERE estado = 'abierto';
+                CREATE INDEX pedido_historial ON pedido(usuario_id, fecha, id) WHERE estado = 'realizado';
+                CREATE TABLE linea_pedido (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    pedido_id INTEGER NOT NULL REFERENCES pedido(id) ON DELETE CASCADE,
+                    plato_id INTEGER NOT NULL REFERENCES plato(id),
+                    cantidad INTEGER NOT NULL CHECK (cantidad BETWEEN 1 AND 100),
+                    nombre TEXT,
+                    precio_centimos INTEGER CHECK (precio_centimos >= 0),
+                    UNIQUE (pedido_id, plato_id)
+                );
+                CREATE TABLE idempotencia (
+                    usuario_id INTEGER NOT NULL REFERENCES usuario(id) ON DELETE CASCADE,
+                    clave TEXT NOT NULL,
+                    huella BLOB NOT NULL,
+                    estado INTEGER NOT NULL,
+                    respuesta BLOB NOT NULL,
+                    tipo TEXT NOT NULL,
+                    creado_en INTEGER NOT NULL,
+                    PRIMARY KEY (usuario_id, clave)
+                );
+                """)
+        }
+        migrator.registerMigration("v5-waitlist-rowid") { db in
+            // A party's id is its rowid, without AUTOINCREMENT: SQLite then gives
+            // max(id) + 1, which never reuses an id because parties are never
+            // deleted (removal sets removed_time; the row stays as history), and
+            // each insert no longer writes the sqlite_sequence page (one WAL page
+            // of three). Should history ever be purged, keep the newest row.
+            try db.execute(sql: """
+                CREATE TABLE reservation_v5 (
+                    id INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL CHECK (length(name) > 0),
+                    size INTEGER NOT NULL CHECK (size BETWEEN 1 AND 50),
+                    arrival_time INTEGER NOT NULL,
+                    ready_time INTEGER,
+                    removed_time INTEGER
+                );
+                INSERT INTO reservation_v5 (id, name, size, arrival_time, ready_time, removed_time)
+                    SELECT id, name, size, arrival_time, ready_time, removed_time FROM reservation;
+                DROP TABLE reservation;
+                ALTER TABLE reservation_v5 RENAME TO reservation;
+                CREATE INDEX reservation_listed ON reservation(id) WHERE removed_time IS NULL;
+                DELETE FROM sqlite_sequence WHERE name = 'reservation';
+                """)
+        }
+        migrator.registerMigration("v6-staff-roles") { db in
+            // The role's CHECK gains the kitchen and the manager. SQLite cannot
+            // alter a CHECK, so the table is rebuilt (foreign keys are off during
+            // migrations and checked after; ids are kept, so sessions, favourites
+            // and orders still point at their users).
+            try db.execute(sql: """
+                CREATE TABLE usuario_v6 (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    nombre TEXT NOT NULL,
+                    login TEXT NOT NULL,
+                    login_clave TEXT NOT NULL UNIQUE,
+                    password_hash TEXT NOT NULL,
+                    rol TEXT NOT NULL DEFAULT 'cliente' CHECK (rol IN ('cliente', 'anfitrion', 'cocina', 'gerente')),
+                    creado_en INTEGER NOT NULL
+                );
+                INSERT INTO usuario_v6 (id, nombre, login, login_clave, password_hash, rol, creado_en)
+                    SELECT id, nombre, login, login_clave, password_hash, rol, creado_en FROM usuario;
+                DROP TABLE usuario;
+                ALTER TABLE usuario_v6 RENAME TO usuario;
+                """)
+        }
+        migrator.registerMigration("v7-kitchen") { db in
+            // An order's life after checkout: the new states (the CHECK is
+            // rebuilt, ids kept, lines untouched: foreign keys are off during
+            // migrations and checked after), the kitchen's promise and
+            // reason, and one event per state reached. Orders placed before
+            // get their `realizado` event at their placing time.
+            try db.execute(sql: """
+                CREATE TABLE pedido_v7 (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    usuario_id INTEGER NOT NULL REFERENCES usuario(id) ON DELETE CASCADE,
+                    estado TEXT NOT NULL CHECK (estado IN ('abierto', 'realizado', 'aceptado', 'preparado', 'entregado', 'rechazado', 'cancelado')),
+                    fecha INTEGER,
+                    direccion TEXT,
+                    telefono TEXT,
+                    creado_en INTEGER NOT NULL,
+                    listo_estimado INTEGER,
+                    motivo TEXT,
+                    CHECK ((estado = 'abierto') = (fecha IS NULL))
+                );
+                INSERT INTO pedido_v7 (id, usuario_id, estado, fecha, direccion, telefono, creado_en)
+                    SELECT id, usuario_id, estado, fecha, direccion, telefono, creado_en FROM pedido;
+                DROP TABLE pedido;
+                ALTER TABLE pedido_v7 RENAME TO pedido;
+                CREATE UNIQUE INDEX pedido_abierto_por_usuario ON pedido(usuario_id) WHERE estado = 'abierto';
+                CREATE INDEX pedido_historial ON pedido(usuario_id, fecha, id) WHERE estado <> 'abierto';
+                CREATE INDEX pedido_cocina ON pedido(estado, fecha, id);
+                CREATE INDEX pedido_fecha ON pedido(fecha) WHERE fecha IS NOT NULL;
+                CREATE TABLE pedido_evento (
+                    id INTEGER PRIMARY KEY,
+                    pedido_id INTEGER NOT NULL REFERENCES pedido(id) ON DELETE CASCADE,
+                    estado TEXT NOT NULL,
+                    fecha INTEGER NOT NULL
+                );
+                CREATE INDEX pedido_evento_pedido ON pedido_evento(pedido_id, id);
+                INSERT INTO pedido_evento (pedido_id, estado, fecha) SELECT id, 'realizado', fecha FROM pedido WHERE estado = 'realizado';
+                """)
+        }
+        migrator.registerMigration("v8-menu-detail") { db in
+            // The dish, whole: sold out, allergens and traces (14 bits each, in
+            // the regulation's order), ingredients (JSON), retirement (a
+            // retired dish stays for the orders that hold it, and its name is
+            // free again: the UNIQUE on nombre goes, and uniqueness among the
+            // dishes on the menu is kept on the folded name, `nombre_clave`,
+            // checked by the writer), and photos as BLOBs in their own table.
+            // The table is rebuilt (foreign keys off during migrations, ids kept).
+            try db.execute(sql: """
+                CREATE TABLE plato_v8 (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    nombre TEXT NOT NULL CHECK (length(trim(nombre)) > 0),
+                    nombre_clave TEXT NOT NULL DEFAULT '',
+                    descripcion TEXT NOT NULL,
+                    precio_centimos INTEGER NOT NULL CHECK (precio_centimos >= 0),
+                    tipo TEXT NOT NULL REFERENCES categoria(tipo),
+                    disponible INTEGER NOT NULL DEFAULT 1 CHECK (disponible IN (0, 1)),
+                    alergenos INTEGER NOT NULL DEFAULT 0 CHECK (alergenos BETWEEN 0 AND 16383),
+                    trazas INTEGER NOT NULL DEFAULT 0 CHECK (trazas BETWEEN 0 AND 16383 AND (alergenos & trazas) = 0),
+                    ingredientes TEXT NOT NULL DEFAULT '[]',
+                    retirado_en INTEGER
+                );
+                INSERT INTO plato_v8 (id, nombre, descripcion, precio_centimos, tipo)
+                    SELECT id, nombre, descripcion, precio_centimos, tipo FROM plato;
+                DROP TABLE plato;
+                ALTER TABLE plato_v8 RENAME TO plato;
+                CREATE INDEX plato_tipo ON plato(tipo);
+                CREATE INDEX plato_clave ON plato(nombre_clave) WHERE retirado_en IS NULL;
+                CREATE TABLE plato_foto (
+                    plato_id INTEGER PRIMARY KEY REFERENCES plato(id) ON DELETE CASCADE,
+                    tipo TEXT NOT NULL,
+                    datos BLOB NOT NULL,
+                    etiqueta TEXT NOT NULL,
+                    ancho INTEGER NOT NULL,
+                    alto INTEGER NOT NULL
+                );
+                """)
+            for table in ["plato", "plato_foto"] {
+                for event in ["INSERT", "UPDATE", "DELETE"] {
+                    try db.execute(sql: """
+                        CREATE TRIGGER \(table)_\(event.lowercased())_revision AFTER \(event) ON \(table) BEGIN
+                            UPDATE ajuste SET valor = CAST(valor AS INTEGER) + 1 WHERE clave = 'menu_revision';
+                        END;
+                        """)
+                }
+            }
+            let update = try db.makeStatement(sql: "UPDATE plato SET nombre_clave = ? WHERE id = ?")
+            for row in try Row.fetchAll(db, sql: "SELECT id, nombre FROM plato") {
+                try update.execute(arguments: [MenuText.searchKey(row["nombre"]), row["id"] as Int64])
+            }
+        }
+        migrator.registerMigration("v9-waitlist-guests") { db in
+            // A party's status and its quote, and the guest's link. Parties
+            // already removed were seated (the only removal there was); a
+            // party seated without being called counts as ready when seated.
+            // Each party gets a link now (the host can show it again); the
+            // token is kept to show it, and looked up by its SHA-256.
+            try db.execute(sql: """
+                ALTER TABLE reservation ADD COLUMN status TEXT NOT NULL DEFAULT 'waiting'
+                    CHECK (status IN ('waiting', 'ready', 'seated', 'left'));
+                ALTER TABLE reservation ADD COLUMN quoted_minutes INTEGER NOT NULL DEFAULT 0 CHECK (quoted_minutes >= 0);
+                ALTER TABLE reservation ADD COLUMN quote_basis TEXT NOT NULL
+                    DEFAULT 'Llegó antes de que se citaran las esperas: sin cita.';
+                ALTER TABLE reservation ADD COLUMN guest_token TEXT NOT NULL DEFAULT '';
+                ALTER TABLE reservation ADD COLUMN guest_token_hash BLOB;
+                UPDATE reservation SET status = CASE
+                    WHEN removed_time IS NOT NULL THEN 'seated'
+                    WHEN ready_time IS NOT NULL THEN 'ready'
+                    ELSE 'waiting' END;
+                UPDATE reservation SET ready_time = removed_time WHERE ready_time IS NULL AND removed_time IS NOT NULL;
+                """)
+            let update = try db.makeStatement(sql: "UPDATE reservation SET guest_token = ?, guest_token_hash = ? WHERE id = ?")
+            for id in try Int64.fetchAll(db, sql: "SELECT id FROM reservation") {
+                let token = GuestToken.generate()
+                try update.execute(arguments: [token, Data(GuestToken.hash(token)), id])
+            }
+            try db.execute(sql: """
+                CREATE UNIQUE INDEX reservation_guest ON reservation(guest_token_hash);
+                CREATE INDEX reservation_ready ON reservation(ready_time) WHERE ready_time IS NOT NULL;
+                """)
+        }
+        migrator.registerMigration("v10-waiting-by-band") { db in
+            // How many parties wait in each size band (SizeBand's raw value),
+            // kept by triggers in the transaction of every change: a new
+            // party's quote needs the parties ahead of it in its band, which
+            // counted row by row grows with the list.
+            let band = { (row: String) in
+                "CASE WHEN \(row).size <= 2 THEN 0 WHEN \(row).size <= 4 THEN 1 WHEN \(row).size <= 6 THEN 2 ELSE 3 END"
+            }
+            let waiting = { (row: String) in "\(row).removed_time IS NULL AND \(row).status = 'waiting'" }
+            try db.execute(sql: """
+                CREATE TABLE waiting_band (band INTEGER PRIMARY KEY, parties INTEGER NOT NULL CHECK (parties >= 0));
+                INSERT INTO waiting_band (band, parties) VALUES (0, 0), (1, 0), (2, 0), (3, 0);
+                UPDATE waiting_band SET parties = (SELECT count(*) FROM reservation r
+                    WHERE \(waiting("r")) AND \(band("r")) = waiting_band.band);
+                CREATE TRIGGER reservation_waiting_added AFTER INSERT ON reservation WHEN \(waiting("NEW"))
+                BEGIN UPDATE waiting_band SET parties = parties + 1 WHERE band = \(band("NEW")); END;
+                CREATE TRIGGER reservation_waiting_deleted AFTER DELETE ON reservation WHEN \(waiting("OLD"))
+                BEGIN UPDATE waiting_band SET parties = parties - 1 WHERE band = \(band("OLD")); END;
+                CREATE TRIGGER reservation_waiting_left AFTER UPDATE OF status, removed_time, size ON reservation WHEN \(waiting("OLD"))
+                BEGIN UPDATE waiting_band SET parties = parties - 1 WHERE band = \(band("OLD")); END;
+                CREATE TRIGGER reservation_waiting_joined AFTER UPDATE OF status, removed_time, size ON reservation WHEN \(waiting("NEW"))
+                BEGIN UPDATE waiting_band SET parties = parties + 1 WHERE band = \(band("NEW")); END;
+                """)
+        }
+        migrator.registerMigration("v11-guest-links-by-id") { db in
+            // New links carry their party's id (`GuestToken.make`) and are
+            // found by the primary key, their hash then compared: an index
+            // on the hash of every new link put each arrival on a random
+            // page of a growing B-tree (a page written to the log per
+            // party, in every batch). The links made before keep theirs,
+            // which no longer grows: only they are 22 characters long.
+            try db.execute(sql: """
+                CREATE UNIQUE INDEX reservation_guest_unkeyed ON reservation(guest_token_hash) WHERE length(guest_token) = 22;
+                DROP INDEX reservation_guest;
+                """)
+        }
+        return migrator
+    }
+}
