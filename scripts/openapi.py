@@ -12,7 +12,7 @@ import json
 import os
 import sys
 
-ROLES = ["cliente", "anfitrion", "cocina", "gerente"]
+ROLES = ["cliente", "anfitrion", "cocina", "camarero", "gerente"]
 
 # Who may call a route: the same four accesses as Sources/ComandaApp/Routes.swift.
 ANYONE = "anyone"
@@ -23,11 +23,18 @@ def staff(rol):
     return ("staff", rol)
 
 
+def staff_of(*roles):
+    """Staff of any of these roles, or gerente."""
+    return ("staff_of", roles)
+
+
 def roles_of(access):
     if access == ANYONE:
         return []
     if access == USER:
         return ROLES
+    if access[0] == "staff_of":
+        return [r for r in ROLES if r in access[1] or r == "gerente"]
     rol = access[1]
     return [rol] if rol == "gerente" else [rol, "gerente"]
 
@@ -189,7 +196,11 @@ RESERVATION = {
     "arrivalTime": TIME, "isReady": {"type": "boolean"}, "readyTime": nullable(TIME), "status": PARTY_STATUS,
     "quotedMinutes": {"type": "integer", "minimum": 0},
     "quoteBasis": {"type": "string", "minLength": 1, "description": "What the quote rests on, one Spanish sentence."},
+    "mesa": {"type": ["string", "null"], "description": "The name of the table the party was seated at, else null."},
 }
+FLOOR = staff_of("anfitrion", "camarero")
+MESA_ID = path_param("id", "The table's id.")
+MESA_STATES = ["libre", "ocupada", "por_limpiar"]
 GUEST_TOKEN = path_param("token", "The guest's token, from `guestUrl`.", {"type": "string"})
 HTML = {"text/html; charset=utf-8": {"schema": {"type": "string"}}}
 
@@ -250,6 +261,31 @@ SCHEMAS = {
     }},
     "ResumenPedido": obj({"id": INTEGER_ID, "fecha": TIME, "total": MONEY, "num_platos": {"type": "integer", "minimum": 0},
                           "estado": {"type": "string", "enum": ESTADOS[1:]}}),
+    "Mesa": obj({
+        "id": INTEGER_ID, "nombre": {"type": "string", "minLength": 1, "maxLength": 20},
+        "zona": {"type": "string", "maxLength": 40}, "plazas": {"type": "integer", "minimum": 1, "maximum": 50},
+        "estado": {"type": "string", "enum": MESA_STATES}, "desde": TIME,
+        "cuenta_id": {"type": ["integer", "null"], "minimum": 1, "description": "While `ocupada`: its open check."},
+        "comensales": {"type": ["integer", "null"], "minimum": 1, "description": "While `ocupada`: the guests (null on a joined table)."},
+        "unida_a": {"type": ["integer", "null"], "minimum": 1, "description": "The table it was joined to for one party."},
+    }, description="A table of the dining room."),
+    "Sala": obj({"generatedAt": TIME, "mesas": {"type": "array", "items": ref("Mesa")}},
+                description="The floor: by zone, then by name with numbers compared as numbers."),
+    "Cuenta": obj({
+        "id": INTEGER_ID, "mesa_id": INTEGER_ID, "mesa": {"type": "string"}, "comensales": {"type": "integer", "minimum": 1},
+        "estado": {"type": "string", "enum": ["abierta", "cobrada", "anulada"]}, "abierta": TIME, "cerrada": nullable(TIME),
+        "camarero": {"anyOf": [obj({"id": INTEGER_ID, "nombre": {"type": "string"}}), {"type": "null"}]},
+        "lineas": {"type": "array", "items": {"type": "object"}}, "total": MONEY, "cobrado": MONEY, "pendiente": MONEY,
+        "propinas": MONEY, "pide_cuenta": {"type": "boolean"}, "facturas": {"type": "array", "items": INTEGER_ID},
+    }, description="A table's check, opened by seating it (its lines come with table service)."),
+    "InformeMesas": obj({
+        "desde": {"type": "string"}, "hasta": {"type": "string"},
+        "por_plazas": {"type": "array", "items": obj({
+            "plazas": {"type": "integer", "minimum": 1}, "ocupaciones": {"type": "integer", "minimum": 1},
+            "minutos_medio": {"type": ["number", "null"], "minimum": 0},
+            "comensales_medio": {"type": ["number", "null"], "minimum": 0},
+        })},
+    }, description="The tables' occupations that ended on those days, per table size."),
     "InformeVentas": obj({
         "desde": {"type": "string"}, "hasta": {"type": "string"},
         "pedidos": {"type": "integer", "minimum": 0}, "total": MONEY, "ticket_medio": MONEY,
@@ -303,6 +339,15 @@ REQUESTS = {
     "Entrega": obj({"direccion": {"type": "string", "minLength": 5, "maxLength": 300},
                     "telefono": {"type": "string", "pattern": "^\\+?[0-9][0-9 .()-]{4,20}[0-9]$"}}, extra=True),
     "Aceptar": obj({"minutos": {"type": "integer", "minimum": 1, "maximum": 240}}, extra=True),
+    "NuevaMesa": obj({"nombre": {"type": "string", "minLength": 1, "maxLength": 20}, "zona": {"type": "string", "maxLength": 40},
+                      "plazas": {"type": "integer", "minimum": 1, "maximum": 50}}, required=["nombre", "plazas"], extra=True),
+    "CambiosMesa": obj({"nombre": {"type": "string", "minLength": 1, "maxLength": 20}, "zona": {"type": "string", "maxLength": 40},
+                        "plazas": {"type": "integer", "minimum": 1, "maximum": 50}}, required=[], extra=True),
+    "Sentar": obj({"comensales": {"type": "integer", "minimum": 1, "maximum": 50},
+                   "reservation_id": {"type": "integer", "minimum": 1, "description": "A waiting or ready party, seated here."},
+                   "unir": {"type": "array", "items": INTEGER_ID, "uniqueItems": True,
+                            "description": "Other free tables for the same party."}},
+                  required=["comensales"], extra=True),
     "Rechazar": obj({"motivo": {"type": "string", "minLength": 1, "maxLength": 300}}, extra=True),
     "NuevoPlato": obj({
         "nombre": {"type": "string", "minLength": 1, "maxLength": 100},
@@ -542,6 +587,42 @@ PATHS = {
     "/cocina/pedidos/{id}/ticket": {"get": op(
         "The kitchen ticket: plain text, 42 columns, times in the restaurant's zone.", staff("cocina"),
         {"200": {"description": "The ticket.", "content": TEXT}}, params=[ORDER_ID], tags=["Kitchen"], operation_id="ticket")},
+    "/mesas": {
+        "get": op("The floor: every table in service.", FLOOR, {"200": ok(ref("Sala"), headers=ETAG), "304": NOT_MODIFIED},
+                  tags=["Dining room"], operation_id="mesas"),
+        "post": op("A new table (`libre`).", staff("gerente"),
+                   {"201": ok(ref("Mesa"), "Created."), "409": error("`mesa_duplicada`: another table has this name.")},
+                   request=body(REQUESTS["NuevaMesa"]), tags=["Dining room"], operation_id="createMesa")},
+    "/mesas/eventos": {"get": stream_op(
+        "The floor as Server-Sent Events: `event: mesas` with the body of `GET /mesas` on connect and after every change.",
+        FLOOR, [], ["mesas"], "mesasEvents")},
+    "/mesas/{id}": {
+        "get": op("One table.", FLOOR, {"200": ok(ref("Mesa"))}, params=[MESA_ID], tags=["Dining room"], operation_id="mesa"),
+        "patch": op("Change a table's name, zone or seats.", staff("gerente"),
+                    {"200": ok(ref("Mesa")), "409": error("`mesa_duplicada`: another table has this name.")},
+                    params=[MESA_ID], request=body(REQUESTS["CambiosMesa"]), tags=["Dining room"], operation_id="updateMesa"),
+        "delete": op("Retire a free table (kept in history).", staff("gerente"),
+                     {"204": NO_CONTENT, "409": error("`mesa_ocupada`: only a free table can be retired.")},
+                     params=[MESA_ID], tags=["Dining room"], operation_id="retireMesa")},
+    "/mesas/{id}/sentar": {"post": op(
+        "Seat a party: the table (and those of `unir`) `ocupada` with a new open check; with `reservation_id` that "
+        "waitlist party is seated in the same transaction.", FLOOR,
+        {"201": ok(ref("Cuenta"), "Seated."), "409": error("`transicion_no_valida`: the table (or one of `unir`) is not free "
+                                                            "(`estado` says its state).")},
+        params=[MESA_ID], request=body(REQUESTS["Sentar"]), tags=["Dining room"], operation_id="sentar")},
+    "/mesas/{id}/liberar": {"post": op(
+        "The party has gone: `por_limpiar` (its joined tables too); an empty open check becomes `anulada`.", FLOOR,
+        {"200": ok(ref("Mesa")), "409": error("`transicion_no_valida` (not `ocupada`, or joined to another table) or "
+                                              "`cuenta_pendiente` (the check has something to pay).")},
+        params=[MESA_ID], tags=["Dining room"], operation_id="liberar")},
+    "/mesas/{id}/limpia": {"post": op(
+        "Cleaned: `libre` again.", FLOOR, {"200": ok(ref("Mesa")), "409": error("`transicion_no_valida`: not `por_limpiar`.")},
+        params=[MESA_ID], tags=["Dining room"], operation_id="limpia")},
+    "/informes/mesas": {"get": op(
+        "The tables' turn times: occupations that ended (`liberar`) on the restaurant's days `desde`…`hasta`, per table size.",
+        staff("gerente"), {"200": ok(ref("InformeMesas"))},
+        params=[query("desde", "YYYY-MM-DD.", {"type": "string"}), query("hasta", "YYYY-MM-DD.", {"type": "string"})],
+        tags=["Reports"], operation_id="informeMesas")},
     "/informes/ventas": {"get": op(
         "The sales report over the restaurant's days `desde`…`hasta` (both default to today, at most 366 days).",
         staff("gerente"), {"200": ok(ref("InformeVentas"))},

@@ -51,6 +51,8 @@ public final class ComandaApplication: HTTPResponder {
         let orders = OrderService(database: database, kitchen: kitchen, now: now)
         let waitlist = WaitlistService(database: database, now: now, minutesPerParty: configuration.minutosPorGrupo,
                                        zone: configuration.timeZone, changed: WaitlistLive.publisher(hub: hub, logger: logger))
+        let tables = TablesService(database: database, waitlist: waitlist, zone: configuration.timeZone, now: now,
+                                   changed: TablesLive.publisher(hub: hub, logger: logger))
         let key: String
         do {
             key = try database.queueHostKey(configured: configuration.queueHostKey, generate: WaitlistService.generateHostKey)
@@ -73,7 +75,8 @@ public final class ComandaApplication: HTTPResponder {
             KitchenRoutes(kitchen: kitchen, zone: configuration.timeZone),
             ReportRoutes(reports: ReportService(database: database, zone: configuration.timeZone, now: now)),
             WaitlistRoutes(waitlist: waitlist, pages: staticFiles),
-            LiveRoutes(hub: hub, waitlist: waitlist, kitchen: kitchen, orders: orders, streams: streams, logger: logger),
+            TablesRoutes(tables: tables),
+            LiveRoutes(hub: hub, waitlist: waitlist, kitchen: kitchen, orders: orders, tables: tables, streams: streams, logger: logger),
             LegacyQueueRoutes(base: configuration.queuePath, hostKey: key, waitlist: waitlist),
         ]
         var router = Routes()
@@ -113,7 +116,7 @@ public final class ComandaApplication: HTTPResponder {
               route.access != .anyone else { return nil }
         do {
             let (usuario, _) = try users.authenticate(head)
-            if case .staff(let rol) = route.access, !usuario.rol.passes(rol) { throw UserError.forbidden }
+            if !route.access.allows(usuario.rol) { throw UserError.forbidden }
             return nil
         } catch {
             return finish(errorResponse(error, request: head), for: head, route: pattern, started: .now)
@@ -177,7 +180,7 @@ public final class ComandaApplication: HTTPResponder {
             let ticketHolder = try ticket.map(users.redeemTicket)
             if route.access != .anyone {
                 let (usuario, hash) = try ticketHolder ?? users.authenticate(request)
-                if case .staff(let rol) = route.access, !usuario.rol.passes(rol) { throw UserError.forbidden }
+                if !route.access.allows(usuario.rol) { throw UserError.forbidden }
                 session = Session(usuario: usuario, tokenHash: hash)
             }
             return try route.handler(RouteRequest(http: request, params: parameters, session: session, finisher: finisher))

@@ -46,10 +46,13 @@ public struct Reservation: Sendable, Equatable {
     public var quotedMinutes: Int
     /// What the quote rests on, one Spanish sentence.
     public var quoteBasis: String
+    /// The name of the table the party was seated at, or nil.
+    public var mesa: String?
 
     /// Creates a party.
     public init(id: Int64, name: String, size: Int, arrivalTime: Int64, readyTime: Int64?,
-                status: PartyStatus? = nil, quotedMinutes: Int = 0, quoteBasis: String = "") {
+                status: PartyStatus? = nil, quotedMinutes: Int = 0, quoteBasis: String = "", mesa: String? = nil) {
+        self.mesa = mesa
         self.id = id
         self.name = name
         self.size = size

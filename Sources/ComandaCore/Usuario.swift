@@ -6,6 +6,8 @@ public enum Rol: String, Sendable, Equatable, CaseIterable {
     case anfitrion
     /// The kitchen: works the placed orders, marks dishes sold out.
     case cocina
+    /// A waiter: the tables, seating, and (with table service) the checks.
+    case camarero
     /// The manager: everything the other staff may do, plus the menu and the reports.
     case gerente
 

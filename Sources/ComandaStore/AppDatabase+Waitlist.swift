@@ -9,7 +9,7 @@ public struct HostParty: Sendable, Equatable {
 }
 
 extension AppDatabase {
-    static let partyColumns = "id, name, size, arrival_time, ready_time, status, quoted_minutes, quote_basis"
+    static let partyColumns = "id, name, size, arrival_time, ready_time, status, quoted_minutes, quote_basis, mesa"
 
     /// Adds a party (already validated) arriving now, quoted by `quote` from
     /// the number of parties of its band waiting ahead of it (counted in the
@@ -92,7 +92,11 @@ extension AppDatabase {
     /// (unknown, or off the list). Ready and seating keep the first ready
     /// time; seating one never called counts it ready at the seating time.
     public func move(id: Int64, _ move: PartyMove, now: Int64) throws(StoreError) -> Reservation? {
-        try write { db in
+        try write { db in try Self.move(db, id: id, move, now: now) }
+    }
+
+    /// `move` inside a transaction (seating a party at a table does it with the table's own).
+    static func move(_ db: Database, id: Int64, _ move: PartyMove, now: Int64, mesa: String? = nil) throws -> Reservation? {
             guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT status FROM reservation WHERE id = ?"), arguments: [id]),
                   let status = PartyStatus(rawValue: row["status"]), let next = move.apply(to: status) else { return nil }
             switch move {
@@ -100,14 +104,13 @@ extension AppDatabase {
                 try db.cachedStatement(sql: "UPDATE reservation SET status = ?, ready_time = COALESCE(ready_time, ?) WHERE id = ?").execute(arguments: [next.rawValue, now, id])
             case .seat:
                 try db.cachedStatement(sql: """
-                    UPDATE reservation SET status = ?, ready_time = COALESCE(ready_time, ?), removed_time = ? WHERE id = ?
-                    """).execute(arguments: [next.rawValue, now, now, id])
+                    UPDATE reservation SET status = ?, ready_time = COALESCE(ready_time, ?), removed_time = ?, mesa = ? WHERE id = ?
+                    """).execute(arguments: [next.rawValue, now, now, mesa, id])
             case .leave:
                 try db.cachedStatement(sql: "UPDATE reservation SET status = ?, removed_time = ? WHERE id = ?").execute(arguments: [next.rawValue, now, id])
             }
             return try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.partyColumns) FROM reservation WHERE id = ?"), arguments: [id])
                 .map(Self.reservation)
-        }
     }
 
     /// The parties behind a quote at `now`: every party that arrived in the
@@ -165,7 +168,7 @@ extension AppDatabase {
         // By name: always selected as `partyColumns`.
         Reservation(id: row["id"], name: row["name"], size: row["size"], arrivalTime: row["arrival_time"], readyTime: row["ready_time"],
                     status: PartyStatus(rawValue: row["status"]) ?? .waiting, quotedMinutes: row["quoted_minutes"],
-                    quoteBasis: row["quote_basis"])
+                    quoteBasis: row["quote_basis"], mesa: row["mesa"])
     }
 }
 

@@ -198,7 +198,7 @@ struct CreateStaff: ParsableCommand {
 
     @OptionGroup var account: StaffAccountOptions
 
-    @Option(help: "The role: anfitrion (host), cocina (kitchen), gerente (manager), or cliente (take staff rights away).")
+    @Option(help: "The role: anfitrion (host), camarero (waiter), cocina (kitchen), gerente (manager), or cliente (take staff rights away).")
     var rol: String
 
     func run() throws {

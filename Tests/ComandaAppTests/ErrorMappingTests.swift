@@ -15,7 +15,7 @@ import Testing
     static let mapped: [String: any APIErrorConvertible.Type] = [
         "APIError": APIError.self, "UserError": UserError.self, "WaitlistError": WaitlistError.self,
         "OrderError": OrderError.self, "PlatoError": PlatoError.self, "Problem": PlatoRules.Problem.self,
-        "AlergenoProblem": AlergenoProblem.self,
+        "AlergenoProblem": AlergenoProblem.self, "MesaError": MesaError.self,
     ]
 
     /// Never thrown by a route, and why.

@@ -80,6 +80,19 @@ struct JSONBody {
         return out
     }
 
+    /// A required array of integers (`"3"` or `2.5` is not one).
+    func ints(_ field: String) throws(APIError) -> [Int] {
+        guard case .array(let items)? = object[field] else {
+            throw APIError.validation(field, object[field] == nil || object[field] == .null ? "is required" : "must be an array of integers")
+        }
+        var out: [Int] = []
+        for item in items {
+            guard case .int(let n) = item else { throw APIError.validation(field, "must be an array of integers") }
+            out.append(n)
+        }
+        return out
+    }
+
     /// A required array of objects whose listed keys are strings (`cantidad`-like keys may be absent: `""`).
     func objects(_ field: String, required: String, optional: String) throws(APIError) -> [(String, String)] {
         guard case .array(let items)? = object[field] else {

@@ -1,5 +1,6 @@
 import ComandaRuntime
 import ComandaCore
+import Foundation
 import ComandaHTTP
 import ComandaStore
 
@@ -13,6 +14,8 @@ public enum Access: Sendable, Equatable {
     case user
     /// Staff of this role, or `gerente` (who passes every staff check).
     case staff(Rol)
+    /// Staff of any of these roles, or `gerente` (the floor: hosts and waiters).
+    case staffOf([Rol])
 
     /// The roles that pass; empty for `anyone`.
     public var roles: [Rol] {
@@ -20,6 +23,16 @@ public enum Access: Sendable, Equatable {
         case .anyone: return []
         case .user: return Rol.allCases
         case .staff(let rol): return Rol.passing(rol)
+        case .staffOf(let list): return Rol.allCases.filter { rol in list.contains { rol.passes($0) } }
+        }
+    }
+
+    /// Whether a user of `rol` may call a route of this access (a token is needed apart from `anyone`).
+    public func allows(_ rol: Rol) -> Bool {
+        switch self {
+        case .anyone, .user: return true
+        case .staff(let required): return rol.passes(required)
+        case .staffOf(let list): return list.contains { rol.passes($0) }
         }
     }
 }
@@ -45,6 +58,31 @@ extension HTTPRequest {
                                                                           : "must be an integer from \(range.lowerBound) to \(range.upperBound)")
         }
         return n
+    }
+}
+
+/// A report's `?desde=&hasta=` (`YYYY-MM-DD`, both default to `today`), as days and as given.
+struct DayRange {
+    let desde: (year: Int, month: Int, day: Int)
+    let hasta: (year: Int, month: Int, day: Int)
+    let desdeText: String
+    let hastaText: String
+
+    init(_ request: HTTPRequest, today: String) throws {
+        desdeText = request.queryValue("desde") ?? today
+        hastaText = request.queryValue("hasta") ?? today
+        guard let desde = LocalTime.parseDay(desdeText) else { throw APIError.validation("desde", "must be a date YYYY-MM-DD") }
+        guard let hasta = LocalTime.parseDay(hastaText) else { throw APIError.validation("hasta", "must be a date YYYY-MM-DD") }
+        self.desde = desde
+        self.hasta = hasta
+    }
+
+    /// The days in the restaurant's zone: at least one, at most 366 (else 422 `hasta`).
+    func days(zone: TimeZone) throws -> [(fecha: String, start: Int64, end: Int64)] {
+        let count = LocalTime.span(desde, hasta)
+        guard count >= 1 else { throw APIError.validation("hasta", "must not be before desde") }
+        guard count <= 366 else { throw APIError.validation("hasta", "the range may cover at most 366 days") }
+        return LocalTime.days(from: desde, through: count, zone: zone)
     }
 }
 

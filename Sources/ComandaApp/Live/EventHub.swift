@@ -122,7 +122,7 @@ final class EventHub: Sendable {
     }
 
     private static func isPermanent(_ name: String) -> Bool {
-        name == "reservations" || name == "cocina"
+        name == "reservations" || name == "cocina" || name == "mesas"
     }
 
     private func topic(_ name: String, create: Bool) -> Topic? {

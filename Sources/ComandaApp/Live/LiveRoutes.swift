@@ -11,11 +11,18 @@ struct LiveRoutes: Feature {
     let waitlist: WaitlistService
     let kitchen: KitchenService
     let orders: OrderService
+    let tables: TablesService
     let streams: SessionStreams
     let logger: Logger
 
     func register(on router: inout Routes) {
-        let hub = hub, waitlist = waitlist, kitchen = kitchen, orders = orders, streams = streams, logger = logger
+        let hub = hub, waitlist = waitlist, kitchen = kitchen, orders = orders, streams = streams, logger = logger, tables = tables
+        router.addStream("/mesas/eventos", TablesRoutes.floor) { r in
+            Self.stream(hub, "mesas", r.http, logger, held: try Self.held(r, streams, TablesRoutes.floor)) {
+                let (mesas, at) = try tables.floor()
+                return ("mesas", TablesJSON.floor(mesas, at: at).body)
+            }
+        }
         router.addStream("/reservations/eventos", .anyone) { r in
             Self.stream(hub, "reservations", r.http, logger) {
                 ("reservations", try WaitlistJSON.list(waitlist).body)

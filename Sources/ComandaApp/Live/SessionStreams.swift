@@ -97,9 +97,6 @@ extension UserService {
     /// still passes `access` (the session cache answers most of these).
     func passes(tokenHash: [UInt8], _ access: Access) -> Bool {
         guard let usuario = try? database.usuario(tokenHash: tokenHash, now: currentTime) else { return false }
-        switch access {
-        case .anyone, .user: return true
-        case .staff(let rol): return usuario.rol.passes(rol)
-        }
+        return access.allows(usuario.rol)
     }
 }

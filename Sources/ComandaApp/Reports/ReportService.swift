@@ -17,11 +17,8 @@ final class ReportService: Sendable {
     /// Today in the restaurant's zone (`YYYY-MM-DD`).
     var today: String { LocalTime.day(now(), zone: zone) }
 
-    /// The sales of the days `desde` through `hasta` (validated: at least one, at most 366).
-    func ventas(desde: (year: Int, month: Int, day: Int), hasta: (year: Int, month: Int, day: Int)) throws -> InformeVentas {
-        let count = LocalTime.span(desde, hasta)
-        guard count >= 1 else { throw APIError.validation("hasta", "must not be before desde") }
-        guard count <= 366 else { throw APIError.validation("hasta", "the range may cover at most 366 days") }
-        return try database.informeVentas(dias: LocalTime.days(from: desde, through: count, zone: zone))
+    /// The sales of the days asked for.
+    func ventas(_ range: DayRange) throws -> InformeVentas {
+        try database.informeVentas(dias: try range.days(zone: zone))
     }
 }

@@ -85,6 +85,7 @@ extension JSONWriter {
             if let guestToken { w.key("guestUrl"); w.string("/espera/" + guestToken) }
             w.key("id"); w.int(p.id)
             w.key("isReady"); w.bool(p.isReady)
+            w.key("mesa"); w.string(p.mesa)
             w.key("name"); w.string(p.name)
             w.key("quoteBasis"); w.string(p.quoteBasis)
             w.key("quotedMinutes"); w.int(p.quotedMinutes)

@@ -67,6 +67,10 @@ final class WaitlistService: Sendable {
     /// The host seats the party (called or not); it leaves the list.
     func seat(id: Int64) throws { _ = try move(id: id, .seat) }
 
+    /// A party was moved by another room's write (seated at a table): the
+    /// waitlist's screens hear of it like any change.
+    func movedElsewhere() { changed(self) }
+
     /// The guest holding `token` leaves the list.
     func leave(token: String) throws {
         guard let party = try guest(token: token) else { throw WaitlistError.notFound }

@@ -1,0 +1,89 @@
+import ComandaCore
+
+/// The floor as the API shows it (`JSONWriter`, keys sorted).
+enum TablesJSON {
+    static func mesa(_ m: Mesa) -> String {
+        JSONWriter.write(capacity: 220) { $0.mesa(m) }
+    }
+
+    /// The body of `GET /mesas` (also every `mesas` event) and its weak tag,
+    /// which covers the tables, not `generatedAt`.
+    static func floor(_ mesas: [Mesa], at: Int64) -> (body: String, tag: String) {
+        var items = JSONWriter(capacity: mesas.count * 200 + 2)
+        items.array(mesas) { w, m in w.mesa(m) }
+        let body = JSONWriter.write(capacity: items.text.utf8.count + 60) { w in
+            w.object { w in
+                w.key("generatedAt"); w.time(at)
+                w.key("mesas"); w.raw(items.text)
+            }
+        }
+        var hash = FNV1a()
+        hash.add(items.text)
+        return (body, "W/\"" + hash.hex + "\"")
+    }
+
+    /// A check (`Cuenta`): empty until table service gives it lines.
+    static func cuenta(_ c: Cuenta) -> String {
+        JSONWriter.write(capacity: 320) { w in
+            w.object { w in
+                w.key("abierta"); w.time(c.abierta)
+                w.key("camarero")
+                if let camarero = c.camarero {
+                    w.object { w in
+                        w.key("id"); w.int(camarero.id)
+                        w.key("nombre"); w.string(camarero.nombre)
+                    }
+                } else {
+                    w.null()
+                }
+                w.key("cerrada"); w.time(c.cerrada)
+                w.key("cobrado"); w.money(0)
+                w.key("comensales"); w.int(c.comensales)
+                w.key("estado"); w.string(c.estado.rawValue)
+                w.key("facturas"); w.array { _ in }
+                w.key("id"); w.int(c.id)
+                w.key("lineas"); w.array { _ in }
+                w.key("mesa"); w.string(c.mesa)
+                w.key("mesa_id"); w.int(c.mesaID)
+                w.key("pendiente"); w.money(0)
+                w.key("pide_cuenta"); w.bool(c.pideCuenta)
+                w.key("propinas"); w.money(0)
+                w.key("total"); w.money(0)
+            }
+        }
+    }
+
+    static func informe(_ informe: InformeMesas, desde: String, hasta: String) -> String {
+        JSONWriter.write(capacity: 400) { w in
+            w.object { w in
+                w.key("desde"); w.string(desde)
+                w.key("hasta"); w.string(hasta)
+                w.key("por_plazas")
+                w.array(informe.porPlazas) { w, p in
+                    w.object { w in
+                        w.key("comensales_medio"); w.tenths(p.decimasComensales)
+                        w.key("minutos_medio"); w.tenths(p.decimasMinutos)
+                        w.key("ocupaciones"); w.int(p.ocupaciones)
+                        w.key("plazas"); w.int(p.plazas)
+                    }
+                }
+            }
+        }
+    }
+}
+
+extension JSONWriter {
+    mutating func mesa(_ m: Mesa) {
+        object { w in
+            w.key("comensales"); w.int(m.comensales)
+            w.key("cuenta_id"); w.int(m.cuentaID)
+            w.key("desde"); w.time(m.desde)
+            w.key("estado"); w.string(m.estado.rawValue)
+            w.key("id"); w.int(m.id)
+            w.key("nombre"); w.string(m.nombre)
+            w.key("plazas"); w.int(m.plazas)
+            w.key("unida_a"); w.int(m.unidaA)
+            w.key("zona"); w.string(m.zona)
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import ComandaCore
+import ComandaHTTP
+
+/// The floor: `/mesas…` (hosts and waiters; editing for the manager), and
+/// the tables' turn times (`/informes/mesas`, manager).
+struct TablesRoutes: Feature {
+    let tables: TablesService
+
+    /// Hosts and waiters (and the manager) work the floor.
+    static let floor = Access.staffOf([.anfitrion, .camarero])
+
+    func register(on router: inout Routes) {
+        let tables = tables
+        router.add(.GET, "/mesas", Self.floor) { _ in
+            let (mesas, at) = try tables.floor()
+            let (body, tag) = TablesJSON.floor(mesas, at: at)
+            var response = HTTPResponse.json(body)
+            response.headers.add("ETag", tag)
+            response.headers.add("Cache-Control", "no-cache")
+            return response
+        }
+        router.add(.GET, "/mesas/:id", Self.floor) { r in
+            .json(TablesJSON.mesa(try tables.mesa(id: try Self.mesaID(r.params))))
+        }
+        router.add(.POST, "/mesas", .staff(.gerente)) { r in
+            let body = try JSONBody(r.http)
+            let nombre = try MesaRules.nombre(try body.string("nombre"))
+            let zona = body.has("zona") ? try MesaRules.zona(try body.string("zona")) : ""
+            let plazas = try MesaRules.plazas(try body.int("plazas"))
+            let mesa = try tables.create(nombre: nombre, zona: zona, plazas: plazas)
+            var response = HTTPResponse.json(TablesJSON.mesa(mesa), status: .created)
+            response.headers.add("Location", "/mesas/\(mesa.id)")
+            return response
+        }
+        router.add(.PATCH, "/mesas/:id", .staff(.gerente)) { r in
+            let id = try Self.mesaID(r.params)
+            let body = try JSONBody(r.http)
+            let nombre = body.has("nombre") ? try MesaRules.nombre(try body.string("nombre")) : nil
+            let zona = body.has("zona") ? try MesaRules.zona(try body.string("zona")) : nil
+            let plazas = body.has("plazas") ? try MesaRules.plazas(try body.int("plazas")) : nil
+            return .json(TablesJSON.mesa(try tables.update(id: id, nombre: nombre, zona: zona, plazas: plazas)))
+        }
+        router.add(.DELETE, "/mesas/:id", .staff(.gerente)) { r in
+            try tables.retire(id: try Self.mesaID(r.params))
+            return HTTPResponse(status: .noContent)
+        }
+        router.add(.POST, "/mesas/:id/sentar", Self.floor) { r in
+            let id = try Self.mesaID(r.params)
+            let body = try JSONBody(r.http)
+            let comensales = try MesaRules.comensales(try body.int("comensales"))
+            let reservation = try body.optionalInt("reservation_id")
+            if let reservation, reservation < 1 { throw APIError.validation("reservation_id", "must be a party that is waiting or ready") }
+            let unir = body.has("unir") ? try body.ints("unir").map(Int64.init) : []
+            guard Set(unir).count == unir.count, !unir.contains(id), unir.allSatisfy({ $0 > 0 }) else {
+                throw APIError.validation("unir", "must name other tables, each once")
+            }
+            let cuenta = try tables.sentar(mesaID: id, comensales: comensales, reservationID: reservation.map(Int64.init),
+                                           unir: unir, camareroID: try r.usuario.id)
+            var response = HTTPResponse.json(TablesJSON.cuenta(cuenta), status: .created)
+            response.headers.add("Location", "/cuentas/\(cuenta.id)")
+            return response
+        }
+        router.add(.POST, "/mesas/:id/liberar", Self.floor) { r in
+            .json(TablesJSON.mesa(try tables.liberar(mesaID: try Self.mesaID(r.params))))
+        }
+        router.add(.POST, "/mesas/:id/limpia", Self.floor) { r in
+            .json(TablesJSON.mesa(try tables.limpia(mesaID: try Self.mesaID(r.params))))
+        }
+        router.add(.GET, "/informes/mesas", .staff(.gerente)) { r in
+            let range = try DayRange(r.http, today: tables.today)
+            var response = HTTPResponse.json(TablesJSON.informe(try tables.informe(range), desde: range.desdeText, hasta: range.hastaText))
+            response.headers.add("Cache-Control", "no-store")
+            return response
+        }
+    }
+
+    static func mesaID(_ params: PathParameters) throws -> Int64 {
+        guard let id = params.id() else { throw MesaError.notFound }
+        return id
+    }
+}
