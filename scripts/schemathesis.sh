@@ -34,7 +34,7 @@ export COMANDA_DATABASE="$WORK/comanda.sqlite" COMANDA_SCRYPT_LOG_N=10 COMANDA_L
 printf '[parameters]\n"path.key" = "%s"\n' "$KEY" > "$WORK/with-key.toml"
 printf '\n' > "$WORK/plain.toml"
 echo "staff-pass-1234" > "$WORK/pw"
-for who in anfitrion cocina gerente; do
+for who in anfitrion cocina camarero gerente; do
   (cd "$WORK" && "$BIN" create-staff "st-$who" --rol "$who" --password-file "$WORK/pw" >/dev/null)
 done
 (cd "$WORK" && exec "$BIN" serve --port "$PORT" 2>"$WORK/server.log") &

@@ -7,6 +7,9 @@ public enum BuiltIn {
     public static let publicFiles: [String: [UInt8]] = [
         "index.html": PackageResources.index_html,
         "inicio.css": PackageResources.inicio_css,
+        "sala.html": PackageResources.sala_html,
+        "sala.css": PackageResources.sala_css,
+        "sala.js": PackageResources.sala_js,
         "display.html": PackageResources.display_html,
         "display.css": PackageResources.display_css,
         "display.js": PackageResources.display_js,

@@ -69,26 +69,23 @@ struct JSONBody {
 
     /// A required array of strings.
     func strings(_ field: String) throws(APIError) -> [String] {
-        guard case .array(let items)? = object[field] else {
-            throw APIError.validation(field, object[field] == nil || object[field] == .null ? "is required" : "must be an array of texts")
-        }
-        var out: [String] = []
-        for item in items {
-            guard case .string(let s) = item else { throw APIError.validation(field, "must be an array of texts") }
-            out.append(s)
-        }
-        return out
+        try array(field, "texts") { if case .string(let s) = $0 { s } else { nil } }
     }
 
     /// A required array of integers (`"3"` or `2.5` is not one).
     func ints(_ field: String) throws(APIError) -> [Int] {
+        try array(field, "integers") { if case .int(let n) = $0 { n } else { nil } }
+    }
+
+    /// A required array whose every item `each` reads (nil: not of the kind `what` names).
+    private func array<T>(_ field: String, _ what: String, _ each: (JSONValue) -> T?) throws(APIError) -> [T] {
         guard case .array(let items)? = object[field] else {
-            throw APIError.validation(field, object[field] == nil || object[field] == .null ? "is required" : "must be an array of integers")
+            throw APIError.validation(field, object[field] == nil || object[field] == .null ? "is required" : "must be an array of \(what)")
         }
-        var out: [Int] = []
+        var out: [T] = []
         for item in items {
-            guard case .int(let n) = item else { throw APIError.validation(field, "must be an array of integers") }
-            out.append(n)
+            guard let value = each(item) else { throw APIError.validation(field, "must be an array of \(what)") }
+            out.append(value)
         }
         return out
     }
