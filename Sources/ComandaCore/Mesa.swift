@@ -26,13 +26,17 @@ public struct Mesa: Sendable, Equatable {
         self.unidaA = unidaA
     }
 
-    /// The floor's order: by zone, then by name with runs of digits compared
-    /// as numbers (`T2` before `T10`), ignoring case and accents; ties by id.
-    public static func floorOrder(_ a: Mesa, _ b: Mesa) -> Bool {
-        if a.zona != b.zona { return NaturalOrder.less(a.zona, b.zona) }
-        if NaturalOrder.less(a.nombre, b.nombre) { return true }
-        if NaturalOrder.less(b.nombre, a.nombre) { return false }
-        return a.id < b.id
+    /// `list` in the floor's order: by zone, then by name with runs of digits
+    /// compared as numbers (`T2` before `T10`), ignoring case and accents,
+    /// ties by id; each name folded once (not per comparison).
+    public static func inFloorOrder(_ list: [Mesa]) -> [Mesa] {
+        list.map { (zona: NaturalOrder.key($0.zona), nombre: NaturalOrder.key($0.nombre), mesa: $0) }
+            .sorted { a, b in
+                if a.zona != b.zona { return NaturalOrder.less(a.zona, b.zona) }
+                if a.nombre != b.nombre { return NaturalOrder.less(a.nombre, b.nombre) }
+                return a.mesa.id < b.mesa.id
+            }
+            .map(\.mesa)
     }
 }
 
@@ -127,7 +131,16 @@ public enum MesaRules {
 /// runs of digits by their value (`T2` < `T10` < `t11`).
 public enum NaturalOrder {
     public static func less(_ a: String, _ b: String) -> Bool {
-        let x = Array(MenuText.sortKey(a).unicodeScalars), y = Array(MenuText.sortKey(b).unicodeScalars)
+        less(key(a), key(b))
+    }
+
+    /// A name folded for comparing (case and accents, `ñ` after `n`).
+    public static func key(_ s: String) -> [Unicode.Scalar] {
+        Array(MenuText.sortKey(s).unicodeScalars)
+    }
+
+    /// Two folded names compared, runs of digits by value.
+    public static func less(_ x: [Unicode.Scalar], _ y: [Unicode.Scalar]) -> Bool {
         var i = 0, j = 0
         while i < x.count && j < y.count {
             if isDigit(x[i]) && isDigit(y[j]) {

@@ -9,8 +9,14 @@ import GRDB
 extension AppDatabase {
     private static let mesaColumns = "id, nombre, zona, plazas, estado, desde, cuenta_id, comensales, unida_a"
 
-    private func tablesWrite<T>(_ body: @escaping @Sendable (Database) throws -> T) throws -> T {
-        do { return try batchedWrite(body) } catch let error as MesaError { throw error } catch { throw StoreError(error) }
+    /// A table write to wait for (`wait()`) or to hand on (`then`): the
+    /// floor's own errors as they are, anything else a `StoreError`.
+    private func tablesWrite<T>(_ body: @escaping @Sendable (Database) throws -> T) -> PendingWrite<T> {
+        PendingWrite(self, mapError: Self.tablesError, body)
+    }
+
+    @Sendable private static func tablesError(_ error: any Error) -> any Error {
+        error as? MesaError ?? StoreError(error)
     }
 
     /// The tables in service (not retired), in no particular order.
@@ -23,8 +29,8 @@ extension AppDatabase {
         try read { db in try Self.mesa(db, id: id) }
     }
 
-    public func createMesa(nombre: String, zona: String, plazas: Int, now: Int64) throws -> Mesa {
-        try tablesWrite { db in
+    public func createMesa(nombre: String, zona: String, plazas: Int, now: Int64) -> PendingWrite<Mesa> {
+        tablesWrite { db in
             guard try Self.nameFree(db, MesaRules.clave(nombre), except: nil) else { throw MesaError.duplicada }
             try db.cachedStatement(sql: "INSERT INTO mesa (nombre, nombre_clave, zona, plazas, desde) VALUES (?, ?, ?, ?, ?)")
                 .execute(arguments: [nombre, MesaRules.clave(nombre), zona, plazas, now])
@@ -34,8 +40,8 @@ extension AppDatabase {
     }
 
     /// Changes what is given (already checked by the rules).
-    public func updateMesa(id: Int64, nombre: String?, zona: String?, plazas: Int?) throws -> Mesa {
-        try tablesWrite { db in
+    public func updateMesa(id: Int64, nombre: String?, zona: String?, plazas: Int?) -> PendingWrite<Mesa> {
+        tablesWrite { db in
             guard var mesa = try Self.mesa(db, id: id) else { throw MesaError.notFound }
             if let nombre {
                 guard try Self.nameFree(db, MesaRules.clave(nombre), except: id) else { throw MesaError.duplicada }
@@ -50,8 +56,8 @@ extension AppDatabase {
     }
 
     /// Retires a free table (kept for history; its name may be used again).
-    public func retireMesa(id: Int64, now: Int64) throws {
-        try tablesWrite { db in
+    public func retireMesa(id: Int64, now: Int64) -> PendingWrite<Void> {
+        tablesWrite { db in
             try db.cachedStatement(sql: "UPDATE mesa SET retirada = ? WHERE id = ? AND retirada IS NULL AND estado = 'libre'")
                 .execute(arguments: [now, id])
             guard db.changesCount == 1 else {
@@ -64,8 +70,8 @@ extension AppDatabase {
     /// open check, the occupation begun, and the waitlist's party (if any)
     /// seated at it; all or nothing.
     public func sentar(mesaID: Int64, comensales: Int, reservationID: Int64?, unir: [Int64], camareroID: Int64?,
-                       now: Int64) throws -> Cuenta {
-        try tablesWrite { db in
+                       now: Int64) -> PendingWrite<Cuenta> {
+        tablesWrite { db in
             try Self.occupy(db, id: mesaID, comensales: comensales, unidaA: nil, now: now)
             var plazas = try Self.mesa(db, id: mesaID)?.plazas ?? 0
             for other in unir {
@@ -92,8 +98,8 @@ extension AppDatabase {
     /// The party has gone: the table (and those joined to it) `por_limpiar`,
     /// the occupation ended; only with a paid check, or an open one with
     /// nothing on it (which becomes `anulada`).
-    public func liberar(mesaID: Int64, now: Int64) throws -> Mesa {
-        try tablesWrite { db in
+    public func liberar(mesaID: Int64, now: Int64) -> PendingWrite<Mesa> {
+        tablesWrite { db in
             guard let mesa = try Self.mesa(db, id: mesaID) else { throw MesaError.notFound }
             guard mesa.estado == .ocupada, mesa.unidaA == nil else { throw MesaError.transicionNoValida(estado: mesa.estado) }
             if let cuentaID = mesa.cuentaID {
@@ -117,8 +123,8 @@ extension AppDatabase {
     }
 
     /// Cleaned: `por_limpiar` → `libre`.
-    public func limpia(mesaID: Int64, now: Int64) throws -> Mesa {
-        try tablesWrite { db in
+    public func limpia(mesaID: Int64, now: Int64) -> PendingWrite<Mesa> {
+        tablesWrite { db in
             try db.cachedStatement(sql: "UPDATE mesa SET estado = 'libre', desde = ? WHERE id = ? AND estado = 'por_limpiar' AND retirada IS NULL")
                 .execute(arguments: [now, mesaID])
             guard let mesa = try Self.mesa(db, id: mesaID) else { throw MesaError.notFound }

@@ -25,7 +25,7 @@ import Testing
                      Mesa(id: 2, nombre: "T2", zona: "Sala", plazas: 4, estado: .libre, desde: 0),
                      Mesa(id: 3, nombre: "T1", zona: "Terraza", plazas: 2, estado: .libre, desde: 0),
                      Mesa(id: 4, nombre: "B1", zona: "", plazas: 2, estado: .libre, desde: 0)]
-        #expect(mesas.sorted(by: Mesa.floorOrder).map(\.id) == [4, 2, 1, 3])
+        #expect(Mesa.inFloorOrder(mesas).map(\.id) == [4, 2, 1, 3])
     }
 
     @Test func rulesNameTheirField() {

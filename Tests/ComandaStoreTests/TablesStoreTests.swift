@@ -15,12 +15,12 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let db = try AppDatabase.open(path: folder + "/race.sqlite")
         for round in 0..<20 {
-            let mesa = try db.createMesa(nombre: "T\(round)", zona: "Sala", plazas: 4, now: 1_000)
+            let mesa = try db.createMesa(nombre: "T\(round)", zona: "Sala", plazas: 4, now: 1_000).wait()
             let wins = Atomic<Int>(0)
             let conflicts = Locked<[EstadoMesa]>([])
             DispatchQueue.concurrentPerform(iterations: 4) { i in
                 do {
-                    _ = try db.sentar(mesaID: mesa.id, comensales: i + 1, reservationID: nil, unir: [], camareroID: nil, now: 2_000)
+                    _ = try db.sentar(mesaID: mesa.id, comensales: i + 1, reservationID: nil, unir: [], camareroID: nil, now: 2_000).wait()
                     wins.add(1, ordering: .relaxed)
                 } catch MesaError.transicionNoValida(let estado) {
                     conflicts.withLock { $0.append(estado) }
@@ -39,25 +39,25 @@ import Testing
     /// Joined tables: all or nothing, freed together; the occupation kept with its size and guests.
     @Test func joinedTablesAreSeatedAndFreedTogether() throws {
         let db = try AppDatabase.inMemory()
-        let a = try db.createMesa(nombre: "T1", zona: "", plazas: 4, now: 0)
-        let b = try db.createMesa(nombre: "T2", zona: "", plazas: 2, now: 0)
-        let c = try db.createMesa(nombre: "T3", zona: "", plazas: 2, now: 0)
-        _ = try db.sentar(mesaID: c.id, comensales: 2, reservationID: nil, unir: [], camareroID: nil, now: 10)
+        let a = try db.createMesa(nombre: "T1", zona: "", plazas: 4, now: 0).wait()
+        let b = try db.createMesa(nombre: "T2", zona: "", plazas: 2, now: 0).wait()
+        let c = try db.createMesa(nombre: "T3", zona: "", plazas: 2, now: 0).wait()
+        _ = try db.sentar(mesaID: c.id, comensales: 2, reservationID: nil, unir: [], camareroID: nil, now: 10).wait()
         // One table of `unir` is busy: nothing changes, and its state is said.
         #expect(throws: MesaError.transicionNoValida(estado: .ocupada)) {
-            try db.sentar(mesaID: a.id, comensales: 8, reservationID: nil, unir: [b.id, c.id], camareroID: nil, now: 20)
+            try db.sentar(mesaID: a.id, comensales: 8, reservationID: nil, unir: [b.id, c.id], camareroID: nil, now: 20).wait()
         }
         #expect(try db.mesa(id: a.id)?.estado == .libre)
         #expect(try db.mesa(id: b.id)?.estado == .libre)
-        let cuenta = try db.sentar(mesaID: a.id, comensales: 6, reservationID: nil, unir: [b.id], camareroID: nil, now: 30)
+        let cuenta = try db.sentar(mesaID: a.id, comensales: 6, reservationID: nil, unir: [b.id], camareroID: nil, now: 30).wait()
         let joined = try #require(try db.mesa(id: b.id))
         #expect(joined.unidaA == a.id)
         #expect(joined.cuentaID == cuenta.id)
         #expect(joined.comensales == nil)
         // A joined table is freed through the one it was joined to.
-        #expect(throws: MesaError.transicionNoValida(estado: .ocupada)) { try db.liberar(mesaID: b.id, now: 40) }
-        #expect(throws: MesaError.ocupada) { try db.retireMesa(id: a.id, now: 40) }
-        let freed = try db.liberar(mesaID: a.id, now: 30 + 3_600)
+        #expect(throws: MesaError.transicionNoValida(estado: .ocupada)) { try db.liberar(mesaID: b.id, now: 40).wait() }
+        #expect(throws: MesaError.ocupada) { try db.retireMesa(id: a.id, now: 40).wait() }
+        let freed = try db.liberar(mesaID: a.id, now: 30 + 3_600).wait()
         #expect(freed.estado == .por_limpiar)
         #expect(try db.mesa(id: b.id)?.estado == .por_limpiar)
         #expect(try db.mesa(id: b.id)?.unidaA == nil)
@@ -67,13 +67,13 @@ import Testing
         #expect(ended.first?.plazas == 6)
         #expect(ended.first?.segundos == 3_600)
         #expect(ended.first?.comensales == 6)
-        #expect(throws: MesaError.transicionNoValida(estado: .por_limpiar)) { try db.liberar(mesaID: a.id, now: 50) }
-        #expect(try db.limpia(mesaID: a.id, now: 60).estado == .libre)
-        #expect(throws: MesaError.transicionNoValida(estado: .libre)) { try db.limpia(mesaID: a.id, now: 70) }
-        try db.retireMesa(id: a.id, now: 80)
+        #expect(throws: MesaError.transicionNoValida(estado: .por_limpiar)) { try db.liberar(mesaID: a.id, now: 50).wait() }
+        #expect(try db.limpia(mesaID: a.id, now: 60).wait().estado == .libre)
+        #expect(throws: MesaError.transicionNoValida(estado: .libre)) { try db.limpia(mesaID: a.id, now: 70).wait() }
+        try db.retireMesa(id: a.id, now: 80).wait()
         #expect(try db.mesa(id: a.id) == nil)
         // Its name may be used again.
-        #expect(try db.createMesa(nombre: "t1", zona: "", plazas: 2, now: 90).nombre == "t1")
-        #expect(throws: MesaError.duplicada) { try db.createMesa(nombre: "T2", zona: "", plazas: 2, now: 90) }
+        #expect(try db.createMesa(nombre: "t1", zona: "", plazas: 2, now: 90).wait().nombre == "t1")
+        #expect(throws: MesaError.duplicada) { try db.createMesa(nombre: "T2", zona: "", plazas: 2, now: 90).wait() }
     }
 }

@@ -19,8 +19,7 @@ struct LiveRoutes: Feature {
         let hub = hub, waitlist = waitlist, kitchen = kitchen, orders = orders, streams = streams, logger = logger, tables = tables
         router.addStream("/mesas/eventos", TablesRoutes.floor) { r in
             Self.stream(hub, "mesas", r.http, logger, held: try Self.held(r, streams, TablesRoutes.floor)) {
-                let (mesas, at) = try tables.floor()
-                return ("mesas", TablesJSON.floor(mesas, at: at).body)
+                ("mesas", try tables.floorBody().body)
             }
         }
         router.addStream("/reservations/eventos", .anyone) { r in

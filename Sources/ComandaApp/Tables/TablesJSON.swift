@@ -6,20 +6,24 @@ enum TablesJSON {
         JSONWriter.write(capacity: 220) { $0.mesa(m) }
     }
 
-    /// The body of `GET /mesas` (also every `mesas` event) and its weak tag,
+    /// The floor's tables as a JSON array, and the weak tag of `GET /mesas`,
     /// which covers the tables, not `generatedAt`.
-    static func floor(_ mesas: [Mesa], at: Int64) -> (body: String, tag: String) {
+    static func floorItems(_ mesas: [Mesa]) -> (items: String, tag: String) {
         var items = JSONWriter(capacity: mesas.count * 200 + 2)
         items.array(mesas) { w, m in w.mesa(m) }
-        let body = JSONWriter.write(capacity: items.text.utf8.count + 60) { w in
-            w.object { w in
-                w.key("generatedAt"); w.time(at)
-                w.key("mesas"); w.raw(items.text)
-            }
-        }
         var hash = FNV1a()
         hash.add(items.text)
-        return (body, "W/\"" + hash.hex + "\"")
+        return (items.text, "W/\"" + hash.hex + "\"")
+    }
+
+    /// The body of `GET /mesas` (also every `mesas` event).
+    static func floorBody(items: String, at: Int64) -> String {
+        JSONWriter.write(capacity: items.utf8.count + 60) { w in
+            w.object { w in
+                w.key("generatedAt"); w.time(at)
+                w.key("mesas"); w.raw(items)
+            }
+        }
     }
 
     /// A check (`Cuenta`): empty until table service gives it lines.

@@ -8,10 +8,7 @@ enum TablesLive {
         return { tables in
             publisher.changed {
                 do {
-                    try hub.publishState("mesas", event: "mesas") {
-                        let (mesas, at) = try tables.floor()
-                        return TablesJSON.floor(mesas, at: at).body
-                    }
+                    try hub.publishState("mesas", event: "mesas") { try tables.floorBody().body }
                 } catch {
                     logger.error("could not publish the floor: \(String(reflecting: error))")
                 }

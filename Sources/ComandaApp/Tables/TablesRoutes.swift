@@ -12,8 +12,7 @@ struct TablesRoutes: Feature {
     func register(on router: inout Routes) {
         let tables = tables
         router.add(.GET, "/mesas", Self.floor) { _ in
-            let (mesas, at) = try tables.floor()
-            let (body, tag) = TablesJSON.floor(mesas, at: at)
+            let (body, tag) = try tables.floorBody()
             var response = HTTPResponse.json(body)
             response.headers.add("ETag", tag)
             response.headers.add("Cache-Control", "no-cache")
@@ -22,29 +21,30 @@ struct TablesRoutes: Feature {
         router.add(.GET, "/mesas/:id", Self.floor) { r in
             .json(TablesJSON.mesa(try tables.mesa(id: try Self.mesaID(r.params))))
         }
-        router.add(.POST, "/mesas", .staff(.gerente)) { r in
+        // The writes are answered after their commit, holding no thread meanwhile.
+        router.add(.POST, "/mesas", .staff(.gerente), blocks: false) { r in
             let body = try JSONBody(r.http)
             let nombre = try MesaRules.nombre(try body.string("nombre"))
             let zona = body.has("zona") ? try MesaRules.zona(try body.string("zona")) : ""
             let plazas = try MesaRules.plazas(try body.int("plazas"))
-            let mesa = try tables.create(nombre: nombre, zona: zona, plazas: plazas)
-            var response = HTTPResponse.json(TablesJSON.mesa(mesa), status: .created)
-            response.headers.add("Location", "/mesas/\(mesa.id)")
-            return response
+            return r.after(tables.create(nombre: nombre, zona: zona, plazas: plazas)) { mesa in
+                var response = HTTPResponse.json(TablesJSON.mesa(mesa), status: .created)
+                response.headers.add("Location", "/mesas/\(mesa.id)")
+                return response
+            }
         }
-        router.add(.PATCH, "/mesas/:id", .staff(.gerente)) { r in
+        router.add(.PATCH, "/mesas/:id", .staff(.gerente), blocks: false) { r in
             let id = try Self.mesaID(r.params)
             let body = try JSONBody(r.http)
             let nombre = body.has("nombre") ? try MesaRules.nombre(try body.string("nombre")) : nil
             let zona = body.has("zona") ? try MesaRules.zona(try body.string("zona")) : nil
             let plazas = body.has("plazas") ? try MesaRules.plazas(try body.int("plazas")) : nil
-            return .json(TablesJSON.mesa(try tables.update(id: id, nombre: nombre, zona: zona, plazas: plazas)))
+            return r.after(tables.update(id: id, nombre: nombre, zona: zona, plazas: plazas)) { .json(TablesJSON.mesa($0)) }
         }
-        router.add(.DELETE, "/mesas/:id", .staff(.gerente)) { r in
-            try tables.retire(id: try Self.mesaID(r.params))
-            return HTTPResponse(status: .noContent)
+        router.add(.DELETE, "/mesas/:id", .staff(.gerente), blocks: false) { r in
+            r.after(tables.retire(id: try Self.mesaID(r.params))) { HTTPResponse(status: .noContent) }
         }
-        router.add(.POST, "/mesas/:id/sentar", Self.floor) { r in
+        router.add(.POST, "/mesas/:id/sentar", Self.floor, blocks: false) { r in
             let id = try Self.mesaID(r.params)
             let body = try JSONBody(r.http)
             let comensales = try MesaRules.comensales(try body.int("comensales"))
@@ -54,17 +54,18 @@ struct TablesRoutes: Feature {
             guard Set(unir).count == unir.count, !unir.contains(id), unir.allSatisfy({ $0 > 0 }) else {
                 throw APIError.validation("unir", "must name other tables, each once")
             }
-            let cuenta = try tables.sentar(mesaID: id, comensales: comensales, reservationID: reservation.map(Int64.init),
-                                           unir: unir, camareroID: try r.usuario.id)
-            var response = HTTPResponse.json(TablesJSON.cuenta(cuenta), status: .created)
-            response.headers.add("Location", "/cuentas/\(cuenta.id)")
-            return response
+            return r.after(tables.sentar(mesaID: id, comensales: comensales, reservationID: reservation.map(Int64.init),
+                                         unir: unir, camareroID: try r.usuario.id)) { cuenta in
+                var response = HTTPResponse.json(TablesJSON.cuenta(cuenta), status: .created)
+                response.headers.add("Location", "/cuentas/\(cuenta.id)")
+                return response
+            }
         }
-        router.add(.POST, "/mesas/:id/liberar", Self.floor) { r in
-            .json(TablesJSON.mesa(try tables.liberar(mesaID: try Self.mesaID(r.params))))
+        router.add(.POST, "/mesas/:id/liberar", Self.floor, blocks: false) { r in
+            r.after(tables.liberar(mesaID: try Self.mesaID(r.params))) { .json(TablesJSON.mesa($0)) }
         }
-        router.add(.POST, "/mesas/:id/limpia", Self.floor) { r in
-            .json(TablesJSON.mesa(try tables.limpia(mesaID: try Self.mesaID(r.params))))
+        router.add(.POST, "/mesas/:id/limpia", Self.floor, blocks: false) { r in
+            r.after(tables.limpia(mesaID: try Self.mesaID(r.params))) { .json(TablesJSON.mesa($0)) }
         }
         router.add(.GET, "/informes/mesas", .staff(.gerente)) { r in
             let range = try DayRange(r.http, today: tables.today)

@@ -1,4 +1,5 @@
 import ComandaCore
+import ComandaRuntime
 import ComandaStore
 import Foundation
 
@@ -12,6 +13,10 @@ final class TablesService: Sendable {
     let zone: TimeZone
     /// Called after each committed change (the floor's live updates).
     private let changed: @Sendable (TablesService) -> Void
+    /// The floor's tables as JSON and their tag, kept until the next change
+    /// of this process (every table write goes through it): a poll or an
+    /// event costs a string, not a read, a sort and an encoding.
+    private let cache = Locked<(revision: UInt64, floor: (items: String, tag: String)?)>((0, nil))
 
     init(database: AppDatabase, waitlist: WaitlistService, zone: TimeZone, now: @escaping @Sendable () -> Int64,
          changed: @escaping @Sendable (TablesService) -> Void = { _ in }) {
@@ -22,9 +27,23 @@ final class TablesService: Sendable {
         self.changed = changed
     }
 
-    /// The floor, in its order (zone, then name with numbers as numbers), and when it was read.
-    func floor() throws -> (mesas: [Mesa], at: Int64) {
-        (try database.mesas().sorted(by: Mesa.floorOrder), now())
+    /// The floor, in its order (zone, then name with numbers as numbers).
+    func floor() throws -> [Mesa] {
+        Mesa.inFloorOrder(try database.mesas())
+    }
+
+    /// The body of `GET /mesas` (and of every `mesas` event) and its weak tag.
+    func floorBody() throws -> (body: String, tag: String) {
+        let (seen, kept) = cache.withLock { ($0.revision, $0.floor) }
+        let floor: (items: String, tag: String)
+        if let kept {
+            floor = kept
+        } else {
+            floor = TablesJSON.floorItems(try self.floor())
+            // Kept only if no change landed meanwhile (else the next read makes it again).
+            cache.withLock { if $0.revision == seen { $0.floor = floor } }
+        }
+        return (TablesJSON.floorBody(items: floor.items, at: now()), floor.tag)
     }
 
     func mesa(id: Int64) throws -> Mesa {
@@ -32,28 +51,31 @@ final class TablesService: Sendable {
         return mesa
     }
 
-    func create(nombre: String, zona: String, plazas: Int) throws -> Mesa {
-        try notifying(database.createMesa(nombre: nombre, zona: zona, plazas: plazas, now: now()))
+    // The writes: each a `PendingWrite` that the route answers after its
+    // commit (no thread held), and that tells the floor's screens once committed.
+
+    func create(nombre: String, zona: String, plazas: Int) -> PendingWrite<Mesa> {
+        notifying(database.createMesa(nombre: nombre, zona: zona, plazas: plazas, now: now()))
     }
 
-    func update(id: Int64, nombre: String?, zona: String?, plazas: Int?) throws -> Mesa {
-        try notifying(database.updateMesa(id: id, nombre: nombre, zona: zona, plazas: plazas))
+    func update(id: Int64, nombre: String?, zona: String?, plazas: Int?) -> PendingWrite<Mesa> {
+        notifying(database.updateMesa(id: id, nombre: nombre, zona: zona, plazas: plazas))
     }
 
-    func retire(id: Int64) throws {
-        try notifying(database.retireMesa(id: id, now: now()))
+    func retire(id: Int64) -> PendingWrite<Void> {
+        notifying(database.retireMesa(id: id, now: now()))
     }
 
-    func sentar(mesaID: Int64, comensales: Int, reservationID: Int64?, unir: [Int64], camareroID: Int64) throws -> Cuenta {
-        let cuenta = try notifying(database.sentar(mesaID: mesaID, comensales: comensales, reservationID: reservationID,
-                                                   unir: unir, camareroID: camareroID, now: now()))
-        if reservationID != nil { waitlist.movedElsewhere() }
-        return cuenta
+    func sentar(mesaID: Int64, comensales: Int, reservationID: Int64?, unir: [Int64], camareroID: Int64) -> PendingWrite<Cuenta> {
+        let write = notifying(database.sentar(mesaID: mesaID, comensales: comensales, reservationID: reservationID,
+                                              unir: unir, camareroID: camareroID, now: now()))
+        guard reservationID != nil else { return write }
+        return write.whenCommitted { [waitlist] _ in waitlist.movedElsewhere() }
     }
 
-    func liberar(mesaID: Int64) throws -> Mesa { try notifying(database.liberar(mesaID: mesaID, now: now())) }
+    func liberar(mesaID: Int64) -> PendingWrite<Mesa> { notifying(database.liberar(mesaID: mesaID, now: now())) }
 
-    func limpia(mesaID: Int64) throws -> Mesa { try notifying(database.limpia(mesaID: mesaID, now: now())) }
+    func limpia(mesaID: Int64) -> PendingWrite<Mesa> { notifying(database.limpia(mesaID: mesaID, now: now())) }
 
     /// The occupations that ended on the days `desde` through `hasta` (the restaurant's zone).
     func informe(_ range: DayRange) throws -> InformeMesas {
@@ -65,8 +87,11 @@ final class TablesService: Sendable {
     /// Today in the restaurant's zone.
     var today: String { LocalTime.day(now(), zone: zone) }
 
-    private func notifying<T>(_ value: T) -> T {
-        changed(self)
-        return value
+    /// `write`, and once committed: the floor's cache dropped, its screens told.
+    private func notifying<T>(_ write: PendingWrite<T>) -> PendingWrite<T> {
+        write.whenCommitted { [self] _ in
+            cache.withLock { $0 = ($0.revision &+ 1, nil) }
+            changed(self)
+        }
     }
 }
