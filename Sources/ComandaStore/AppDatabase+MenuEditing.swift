@@ -18,6 +18,15 @@ extension AppDatabase {
         do { return try batchedWrite(body) } catch let error as PlatoError { throw error } catch { throw StoreError(error) }
     }
 
+    /// A menu edit to wait for or to hand on, its errors told as `menuWrite`'s.
+    private func menuWriting<T>(_ body: @escaping @Sendable (Database) throws -> T) -> PendingWrite<T> {
+        PendingWrite(self, mapError: Self.menuError, body)
+    }
+
+    @Sendable private static func menuError(_ error: any Error) -> any Error {
+        error as? PlatoError ?? StoreError(error)
+    }
+
     /// A dish on the menu (not retired), or `notFound`.
     private static func current(_ db: Database, id: Int64) throws -> Plato {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: platoSQL + " WHERE p.id = ? AND p.retirado_en IS NULL"), arguments: [id]) else {
@@ -48,7 +57,12 @@ extension AppDatabase {
 
     /// A new dish (`nombre`, `descripcion`, `precioCentimos` and `tipo` given; the rest defaults).
     public func createPlato(_ c: CambiosPlato) throws -> Plato {
-        try menuWrite { db in
+        try creatingPlato(c).wait()
+    }
+
+    /// `createPlato` as a write to wait for or to hand on (`PendingWrite`).
+    public func creatingPlato(_ c: CambiosPlato) -> PendingWrite<Plato> {
+        menuWriting { db in
             guard let nombre = c.nombre, let descripcion = c.descripcion, let precio = c.precioCentimos, let tipo = c.tipo else {
                 throw PlatoError.invalid(PlatoRules.Problem("nombre", "is required"))
             }
@@ -66,7 +80,12 @@ extension AppDatabase {
 
     /// Changes the fields `c` carries; the both-lists rule is checked on the dish as it would be.
     public func updatePlato(id: Int64, _ c: CambiosPlato) throws -> Plato {
-        try menuWrite { db in
+        try updatingPlato(id: id, c).wait()
+    }
+
+    /// `updatePlato` as a write to wait for or to hand on (`PendingWrite`).
+    public func updatingPlato(id: Int64, _ c: CambiosPlato) -> PendingWrite<Plato> {
+        menuWriting { db in
             var p = try Self.current(db, id: id)
             if c == CambiosPlato() { return p }
             if let nombre = c.nombre { try Self.checkName(db, nombre, except: id); p.nombre = nombre }
@@ -89,7 +108,12 @@ extension AppDatabase {
 
     /// Retires a dish: off the menu, search and favourites; kept for the orders that hold it; its name free again.
     public func retirePlato(id: Int64, now: Int64) throws {
-        try menuWrite { db in
+        try retiringPlato(id: id, now: now).wait()
+    }
+
+    /// `retirePlato` as a write to wait for or to hand on (`PendingWrite`).
+    public func retiringPlato(id: Int64, now: Int64) -> PendingWrite<Void> {
+        menuWriting { db in
             _ = try Self.current(db, id: id)
             try db.cachedStatement(sql: "UPDATE plato SET retirado_en = ? WHERE id = ?").execute(arguments: [now, id])
             try db.cachedStatement(sql: "DELETE FROM favorito WHERE plato_id = ?").execute(arguments: [id])
@@ -99,7 +123,12 @@ extension AppDatabase {
 
     /// Sold out (false) or back (true).
     public func setDisponible(id: Int64, _ disponible: Bool) throws -> Plato {
-        try menuWrite { db in
+        try settingDisponible(id: id, disponible).wait()
+    }
+
+    /// `setDisponible` as a write to wait for or to hand on (`PendingWrite`).
+    public func settingDisponible(id: Int64, _ disponible: Bool) -> PendingWrite<Plato> {
+        menuWriting { db in
             _ = try Self.current(db, id: id)
             try db.cachedStatement(sql: "UPDATE plato SET disponible = ? WHERE id = ?").execute(arguments: [disponible, id])
             return try Self.current(db, id: id)
@@ -108,7 +137,12 @@ extension AppDatabase {
 
     /// Stores (or replaces) a dish's photo.
     public func setFoto(id: Int64, tipo: String, datos: [UInt8], etiqueta: String, ancho: Int, alto: Int) throws -> Plato {
-        try menuWrite { db in
+        try settingFoto(id: id, tipo: tipo, datos: datos, etiqueta: etiqueta, ancho: ancho, alto: alto).wait()
+    }
+
+    /// `setFoto` as a write to wait for or to hand on (`PendingWrite`).
+    public func settingFoto(id: Int64, tipo: String, datos: [UInt8], etiqueta: String, ancho: Int, alto: Int) -> PendingWrite<Plato> {
+        menuWriting { db in
             _ = try Self.current(db, id: id)
             try db.cachedStatement(sql: """
                 INSERT INTO plato_foto (plato_id, tipo, datos, etiqueta, ancho, alto) VALUES (?, ?, ?, ?, ?, ?)
@@ -121,7 +155,12 @@ extension AppDatabase {
 
     /// Removes a dish's photo (nothing to remove is fine).
     public func deleteFoto(id: Int64) throws {
-        try menuWrite { db in
+        try deletingFoto(id: id).wait()
+    }
+
+    /// `deleteFoto` as a write to wait for or to hand on (`PendingWrite`).
+    public func deletingFoto(id: Int64) -> PendingWrite<Void> {
+        menuWriting { db in
             _ = try Self.current(db, id: id)
             try db.cachedStatement(sql: "DELETE FROM plato_foto WHERE plato_id = ?").execute(arguments: [id])
         }

@@ -111,7 +111,12 @@ extension AppDatabase {
 
     /// Removes a line.
     public func deleteLinea(pedidoID: Int64, usuarioID: Int64, lineaID: Int64) throws {
-        try orderWrite { db in
+        try deletingLinea(pedidoID: pedidoID, usuarioID: usuarioID, lineaID: lineaID).wait()
+    }
+
+    /// `deleteLinea` as a write to wait for or to hand on (`PendingWrite`).
+    public func deletingLinea(pedidoID: Int64, usuarioID: Int64, lineaID: Int64) -> PendingWrite<Void> {
+        orderWriting { db in
             try Self.openOwned(db, id: pedidoID, usuarioID: usuarioID)
             try db.cachedStatement(sql: "DELETE FROM linea_pedido WHERE id = ? AND pedido_id = ?").execute(arguments: [lineaID, pedidoID])
             guard db.changesCount > 0 else { throw OrderError.lineaNotFound }
@@ -147,7 +152,12 @@ extension AppDatabase {
 
     /// Cancels an open order: it and its lines are deleted (ON DELETE CASCADE).
     public func cancelPedido(pedidoID: Int64, usuarioID: Int64) throws {
-        try orderWrite { db in
+        try cancelingPedido(pedidoID: pedidoID, usuarioID: usuarioID).wait()
+    }
+
+    /// `cancelPedido` as a write to wait for or to hand on (`PendingWrite`).
+    public func cancelingPedido(pedidoID: Int64, usuarioID: Int64) -> PendingWrite<Void> {
+        orderWriting { db in
             try Self.openOwned(db, id: pedidoID, usuarioID: usuarioID)
             try db.cachedStatement(sql: "DELETE FROM pedido WHERE id = ?").execute(arguments: [pedidoID])
         }
@@ -207,8 +217,14 @@ extension AppDatabase {
     /// that is open, unknown, or (for the owner's cancel) someone else's is `notFound`.
     public func mover(pedidoID: Int64, _ move: MovimientoPedido, now: Int64, minutos: Int? = nil, motivo: String? = nil,
                       usuarioID: Int64? = nil) throws -> Pedido {
-        guard let to = move.from.after(move), move != .checkout else { throw OrderError.transicionNoValida(estado: move.from) }
-        return try orderWrite { db in
+        try moviendo(pedidoID: pedidoID, move, now: now, minutos: minutos, motivo: motivo, usuarioID: usuarioID).wait()
+    }
+
+    /// `mover` as a write to wait for or to hand on (`PendingWrite`).
+    public func moviendo(pedidoID: Int64, _ move: MovimientoPedido, now: Int64, minutos: Int? = nil, motivo: String? = nil,
+                         usuarioID: Int64? = nil) -> PendingWrite<Pedido> {
+        orderWriting { db in
+            guard let to = move.from.after(move), move != .checkout else { throw OrderError.transicionNoValida(estado: move.from) }
             let listo = minutos.map { now + Int64($0) * 60 }
             try db.cachedStatement(sql: """
                 UPDATE pedido SET estado = ?, listo_estimado = COALESCE(listo_estimado, ?), motivo = COALESCE(?, motivo)

@@ -95,6 +95,19 @@ extension AppDatabase {
         try write { db in try Self.move(db, id: id, move, now: now) }
     }
 
+    /// `move` as a write to wait for or to hand on; an unknown party, or
+    /// one the move does not start from, is `WaitlistError.notFound`.
+    public func moving(id: Int64, _ move: PartyMove, now: Int64) -> PendingWrite<Reservation> {
+        PendingWrite(self, mapError: Self.waitlistError) { db in
+            guard let party = try Self.move(db, id: id, move, now: now) else { throw WaitlistError.notFound }
+            return party
+        }
+    }
+
+    @Sendable private static func waitlistError(_ error: any Error) -> any Error {
+        error as? WaitlistError ?? StoreError(error)
+    }
+
     /// `move` inside a transaction (seating a party at a table does it with the table's own).
     static func move(_ db: Database, id: Int64, _ move: PartyMove, now: Int64, mesa: String? = nil) throws -> Reservation? {
             guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT status FROM reservation WHERE id = ?"), arguments: [id]),

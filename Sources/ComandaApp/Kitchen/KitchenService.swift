@@ -18,13 +18,13 @@ final class KitchenService: Sendable {
     /// Any placed order; an open or unknown one is `notFound`.
     func pedido(id: Int64) throws -> Pedido { try database.pedidoCocina(id: id) }
 
-    /// A move of a placed order (the owner's cancel with `usuarioID`): the
-    /// committed order and its kitchen JSON, told to the board and the streams.
-    func move(pedidoID: Int64, _ move: MovimientoPedido, minutos: Int? = nil, motivo: String? = nil,
-              usuarioID: Int64? = nil) throws -> (pedido: Pedido, json: String) {
-        let pedido = try database.mover(pedidoID: pedidoID, move, now: now(), minutos: minutos, motivo: motivo,
-                                        usuarioID: usuarioID)
-        return (pedido, board.changed(pedido))
+    /// A move of a placed order (the owner's cancel with `usuarioID`), to
+    /// answer after its commit: the committed order is told to the board and
+    /// the streams before anyone hears (its kitchen JSON is the board's).
+    func moving(pedidoID: Int64, _ move: MovimientoPedido, minutos: Int? = nil, motivo: String? = nil,
+                usuarioID: Int64? = nil) -> PendingWrite<Pedido> {
+        database.moviendo(pedidoID: pedidoID, move, now: now(), minutos: minutos, motivo: motivo, usuarioID: usuarioID)
+            .whenCommitted { [board] pedido in board.changed(pedido) }
     }
 
     /// An order the kitchen can see was placed (after commit).

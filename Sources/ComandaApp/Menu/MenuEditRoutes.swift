@@ -16,28 +16,29 @@ struct MenuEditRoutes: Feature {
             response.headers.add("Cache-Control", "public, max-age=86400")
             return response
         }
-        router.add(.POST, "/platos", .staff(.gerente)) { r in
+        // The writes are answered after their commit, holding no thread meanwhile.
+        router.add(.POST, "/platos", .staff(.gerente), blocks: false) { r in
             let body = try JSONBody(r.http)
             for field in ["nombre", "descripcion", "precio", "tipo"] where !body.has(field) {
                 throw APIError.validation(field, "is required")
             }
-            let plato = try menu.create(try Self.cambios(body))
-            var response = HTTPResponse.json(MenuJSON.plato(plato), status: .created)
-            response.headers.add("Location", "/platos/\(plato.id)")
-            return response
+            return r.after(menu.create(try Self.cambios(body))) { plato in
+                var response = HTTPResponse.json(MenuJSON.plato(plato), status: .created)
+                response.headers.add("Location", "/platos/\(plato.id)")
+                return response
+            }
         }
-        router.add(.PATCH, "/platos/:id", .staff(.gerente)) { r in
-            .json(MenuJSON.plato(try menu.update(id: try Self.platoID(r.params), try Self.cambios(try JSONBody(r.http)))))
+        router.add(.PATCH, "/platos/:id", .staff(.gerente), blocks: false) { r in
+            r.after(menu.update(id: try Self.platoID(r.params), try Self.cambios(try JSONBody(r.http)))) { .json(MenuJSON.plato($0)) }
         }
-        router.add(.DELETE, "/platos/:id", .staff(.gerente)) { r in
-            try menu.retire(id: try Self.platoID(r.params), now: now())
-            return HTTPResponse(status: .noContent)
+        router.add(.DELETE, "/platos/:id", .staff(.gerente), blocks: false) { r in
+            r.after(menu.retire(id: try Self.platoID(r.params), now: now())) { HTTPResponse(status: .noContent) }
         }
-        router.add(.PUT, "/platos/:id/disponible", .staff(.cocina)) { r in
+        router.add(.PUT, "/platos/:id/disponible", .staff(.cocina), blocks: false) { r in
             let disponible = try JSONBody(r.http).bool("disponible")
-            return .json(MenuJSON.plato(try menu.setDisponible(id: try Self.platoID(r.params), disponible)))
+            return r.after(menu.setDisponible(id: try Self.platoID(r.params), disponible)) { .json(MenuJSON.plato($0)) }
         }
-        router.add(.PUT, "/platos/:id/foto", .staff(.gerente)) { r in
+        router.add(.PUT, "/platos/:id/foto", .staff(.gerente), blocks: false) { r in
             let id = try Self.platoID(r.params)
             let declared = r.http.headers["Content-Type"]?.split(separator: ";").first.map { $0.trimmingHTTPWhitespace().lowercased() }
             guard let declared, let format = ImageHeader.Format(rawValue: declared) else {
@@ -52,11 +53,10 @@ struct MenuEditRoutes: Feature {
             var hash = FNV1a()
             hash.add(r.http.body)
             let tag = hash.hex + String(r.http.body.count, radix: 36)
-            return .json(MenuJSON.plato(try menu.setFoto(id: id, format: format, bytes: r.http.body, info: info, tag: tag)))
+            return r.after(menu.setFoto(id: id, format: format, bytes: r.http.body, info: info, tag: tag)) { .json(MenuJSON.plato($0)) }
         }
-        router.add(.DELETE, "/platos/:id/foto", .staff(.gerente)) { r in
-            try menu.deleteFoto(id: try Self.platoID(r.params))
-            return HTTPResponse(status: .noContent)
+        router.add(.DELETE, "/platos/:id/foto", .staff(.gerente), blocks: false) { r in
+            r.after(menu.deleteFoto(id: try Self.platoID(r.params))) { HTTPResponse(status: .noContent) }
         }
         router.add(.GET, "/platos/:id/foto", .anyone) { r in
             guard let foto = try menu.foto(id: try Self.platoID(r.params)) else { throw APIError.notFound("This dish has no photo.") }

@@ -98,12 +98,12 @@ final class MenuService: Sendable {
 /// `AppDatabase+MenuEditing`. The answers above follow by themselves (the
 /// revision moves with every change).
 extension MenuService {
-    func create(_ cambios: CambiosPlato) throws -> Plato { try database.createPlato(cambios) }
-    func update(id: Int64, _ cambios: CambiosPlato) throws -> Plato { try database.updatePlato(id: id, cambios) }
-    func retire(id: Int64, now: Int64) throws { try database.retirePlato(id: id, now: now) }
-    func setDisponible(id: Int64, _ disponible: Bool) throws -> Plato { try database.setDisponible(id: id, disponible) }
-    func setFoto(id: Int64, format: ImageHeader.Format, bytes: [UInt8], info: ImageHeader.Info, tag: String) throws -> Plato {
-        try database.setFoto(id: id, tipo: format.rawValue, datos: bytes, etiqueta: tag, ancho: info.width, alto: info.height)
+    func create(_ cambios: CambiosPlato) -> PendingWrite<Plato> { database.creatingPlato(cambios) }
+    func update(id: Int64, _ cambios: CambiosPlato) -> PendingWrite<Plato> { database.updatingPlato(id: id, cambios) }
+    func retire(id: Int64, now: Int64) -> PendingWrite<Void> { database.retiringPlato(id: id, now: now) }
+    func setDisponible(id: Int64, _ disponible: Bool) -> PendingWrite<Plato> { database.settingDisponible(id: id, disponible) }
+    func setFoto(id: Int64, format: ImageHeader.Format, bytes: [UInt8], info: ImageHeader.Info, tag: String) -> PendingWrite<Plato> {
+        database.settingFoto(id: id, tipo: format.rawValue, datos: bytes, etiqueta: tag, ancho: info.width, alto: info.height)
     }
-    func deleteFoto(id: Int64) throws { try database.deleteFoto(id: id) }
+    func deleteFoto(id: Int64) -> PendingWrite<Void> { database.deletingFoto(id: id) }
 }

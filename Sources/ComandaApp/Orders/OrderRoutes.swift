@@ -37,11 +37,9 @@ struct OrderRoutes: Feature {
             let params = r.params
             return HTTPResponse.json(OrderJSON.pedido(try orders.pedido(id: try Self.id(params, "id"), usuarioID: usuario.id)))
         }
-        router.add(.DELETE, "/pedidos/:id", .user) { r in
+        router.add(.DELETE, "/pedidos/:id", .user, blocks: false) { r in
             let usuario = try r.usuario
-            let params = r.params
-            try orders.discard(id: try Self.id(params, "id"), usuarioID: usuario.id)
-            return HTTPResponse(status: .noContent)
+            return r.after(orders.discarding(id: try Self.id(r.params, "id"), usuarioID: usuario.id)) { HTTPResponse(status: .noContent) }
         }
         // The lines' writes are answered once their batch has committed, holding no thread meanwhile.
         router.add(.POST, "/pedidos/:id/lineas", .user, blocks: false) { r in
@@ -69,16 +67,19 @@ struct OrderRoutes: Feature {
                 HTTPResponse.json(OrderJSON.linea(linea))
             }
         }
-        router.add(.DELETE, "/pedidos/:id/lineas/:linea_id", .user) { r in
+        router.add(.DELETE, "/pedidos/:id/lineas/:linea_id", .user, blocks: false) { r in
             let usuario = try r.usuario
             let params = r.params
-            try orders.deleteLinea(pedidoID: try Self.id(params, "id"), usuarioID: usuario.id,
-                                     lineaID: try Self.id(params, "linea_id", missing: .lineaNotFound))
-            return HTTPResponse(status: .noContent)
+            return r.after(orders.deletingLinea(pedidoID: try Self.id(params, "id"), usuarioID: usuario.id,
+                                                lineaID: try Self.id(params, "linea_id", missing: .lineaNotFound))) {
+                HTTPResponse(status: .noContent)
+            }
         }
-        router.add(.POST, "/pedidos/:id/cancelar", .user) { r in
+        router.add(.POST, "/pedidos/:id/cancelar", .user, blocks: false) { r in
             let usuario = try r.usuario
-            return HTTPResponse.json(OrderJSON.pedido(try orders.cancel(pedidoID: try Self.id(r.params, "id"), usuarioID: usuario.id)))
+            return r.after(orders.canceling(pedidoID: try Self.id(r.params, "id"), usuarioID: usuario.id)) {
+                .json(OrderJSON.pedido($0))
+            }
         }
         router.add(.POST, "/pedidos/:id/checkout", .user) { r in
             let usuario = try r.usuario

@@ -32,7 +32,7 @@ final class OrderService: Sendable {
     func pedido(id: Int64, usuarioID: Int64) throws -> Pedido { try database.pedido(id: id, usuarioID: usuarioID) }
 
     /// Deletes the user's open order.
-    func discard(id: Int64, usuarioID: Int64) throws { try database.cancelPedido(pedidoID: id, usuarioID: usuarioID) }
+    func discarding(id: Int64, usuarioID: Int64) -> PendingWrite<Void> { database.cancelingPedido(pedidoID: id, usuarioID: usuarioID) }
 
     func addingLinea(pedidoID: Int64, usuarioID: Int64, platoID: Int64, cantidad: Int) -> PendingWrite<(LineaPedido, created: Bool)> {
         database.addingLinea(pedidoID: pedidoID, usuarioID: usuarioID, platoID: platoID, cantidad: cantidad)
@@ -42,8 +42,8 @@ final class OrderService: Sendable {
         database.settingCantidad(pedidoID: pedidoID, usuarioID: usuarioID, lineaID: lineaID, cantidad: cantidad)
     }
 
-    func deleteLinea(pedidoID: Int64, usuarioID: Int64, lineaID: Int64) throws {
-        try database.deleteLinea(pedidoID: pedidoID, usuarioID: usuarioID, lineaID: lineaID)
+    func deletingLinea(pedidoID: Int64, usuarioID: Int64, lineaID: Int64) -> PendingWrite<Void> {
+        database.deletingLinea(pedidoID: pedidoID, usuarioID: usuarioID, lineaID: lineaID)
     }
 
     /// Places the order; the kitchen's board and streams hear of it.
@@ -55,7 +55,7 @@ final class OrderService: Sendable {
     }
 
     /// The owner's cancel of a placed order (only from `realizado`).
-    func cancel(pedidoID: Int64, usuarioID: Int64) throws -> Pedido {
-        try kitchen.move(pedidoID: pedidoID, .cancelar, usuarioID: usuarioID).pedido
+    func canceling(pedidoID: Int64, usuarioID: Int64) -> PendingWrite<Pedido> {
+        kitchen.moving(pedidoID: pedidoID, .cancelar, usuarioID: usuarioID)
     }
 }

@@ -41,7 +41,8 @@ struct UserRoutes: Feature {
             streams.end(session: session.tokenHash)
             return HTTPResponse(status: .noContent)
         }
-        router.add(.POST, "/sesiones/actual/tickets", .user) { r in
+        // In memory only: nothing to wait for.
+        router.add(.POST, "/sesiones/actual/tickets", .user, blocks: false) { r in
             guard let session = r.session else { throw UserError.unauthenticated }
             let (ticket, expiresAt) = users.issueTicket(sessionHash: session.tokenHash)
             var response = HTTPResponse.json(status: .created) { w in

@@ -33,20 +33,18 @@ struct WaitlistRoutes: Feature {
             let party = try waitlist.hostParty(id: try Self.partyID(r.params))
             return .json(WaitlistJSON.party(party.party, guestToken: party.guestToken))
         }
-        router.add(.POST, "/reservations/:id/ready", .staff(.anfitrion)) { r in
-            .json(WaitlistJSON.party(try waitlist.ready(id: try Self.partyID(r.params))))
+        router.add(.POST, "/reservations/:id/ready", .staff(.anfitrion), blocks: false) { r in
+            r.after(waitlist.readying(id: try Self.partyID(r.params))) { .json(WaitlistJSON.party($0)) }
         }
-        router.add(.DELETE, "/reservations/:id", .staff(.anfitrion)) { r in
-            try waitlist.seat(id: try Self.partyID(r.params))
-            return HTTPResponse(status: .noContent)
+        router.add(.DELETE, "/reservations/:id", .staff(.anfitrion), blocks: false) { r in
+            r.after(waitlist.seating(id: try Self.partyID(r.params))) { _ in HTTPResponse(status: .noContent) }
         }
         router.add(.GET, "/espera/:token/estado", .anyone) { r in
             let (body, tag) = try WaitlistJSON.estado(Self.guest(r.params, waitlist), waitlist)
             return Self.tagged(.json(body), tag)
         }
-        router.add(.DELETE, "/espera/:token", .anyone) { r in
-            try waitlist.leave(token: r.params["token"] ?? "")
-            return HTTPResponse(status: .noContent)
+        router.add(.DELETE, "/espera/:token", .anyone, blocks: false) { r in
+            r.after(try waitlist.leaving(token: r.params["token"] ?? "")) { _ in HTTPResponse(status: .noContent) }
         }
     }
 

@@ -62,25 +62,26 @@ final class WaitlistService: Sendable {
     }
 
     /// The host calls the party: its table is ready.
-    func ready(id: Int64) throws -> Reservation { try move(id: id, .ready) }
+    func ready(id: Int64) throws -> Reservation { try readying(id: id).wait() }
+    func readying(id: Int64) -> PendingWrite<Reservation> { moving(id: id, .ready) }
 
     /// The host seats the party (called or not); it leaves the list.
-    func seat(id: Int64) throws { _ = try move(id: id, .seat) }
+    func seat(id: Int64) throws { _ = try seating(id: id).wait() }
+    func seating(id: Int64) -> PendingWrite<Reservation> { moving(id: id, .seat) }
 
     /// A party was moved by another room's write (seated at a table): the
     /// waitlist's screens hear of it like any change.
     func movedElsewhere() { changed(self) }
 
-    /// The guest holding `token` leaves the list.
-    func leave(token: String) throws {
+    /// The guest holding `token` leaves the list (the link is read first; unknown: 404 at once).
+    func leaving(token: String) throws -> PendingWrite<Reservation> {
         guard let party = try guest(token: token) else { throw WaitlistError.notFound }
-        _ = try move(id: party.id, .leave)
+        return moving(id: party.id, .leave)
     }
 
-    private func move(id: Int64, _ move: PartyMove) throws -> Reservation {
-        guard let party = try database.move(id: id, move, now: now()) else { throw WaitlistError.notFound }
-        changed(self)
-        return party
+    /// A party's move; the live updates hear once it is committed.
+    private func moving(id: Int64, _ move: PartyMove) -> PendingWrite<Reservation> {
+        database.moving(id: id, move, now: now()).whenCommitted { [self] _ in changed(self) }
     }
 
     /// A party as the host sees it, on the list or not.
