@@ -37,6 +37,11 @@ public struct AppConfiguration: Sendable, Equatable {
     public var lockoutMinutes = 15
     /// Logins (and registrations) waiting for a password hash at most; one more is 503 with `Retry-After`.
     public var maxWaitingLogins = 64
+    /// Hash passwords only in the cores' idle time (`SCHED_IDLE`), so that a
+    /// login flood cannot slow anything else; false: at the batch priority
+    /// of the other helper threads (the tests, whose many suites keep every
+    /// core busy at once).
+    public var hashInIdleTime = true
     /// The waitlist's default quote: minutes for each party of the band ahead, plus that once more.
     public var minutosPorGrupo = 10
     /// log2 of scrypt's cost for new password hashes (stored with each hash).
@@ -138,6 +143,14 @@ public struct AppConfiguration: Sendable, Equatable {
         int("maxFailedLoginsPerAddress", 1...100_000) { $0.maxFailedLoginsPerAddress = $1 },
         int("lockoutMinutes", 1...1440) { $0.lockoutMinutes = $1 },
         int("maxWaitingLogins", 1...10_000) { $0.maxWaitingLogins = $1 },
+        Setting(key: "hashInIdleTime", expected: "true or false") { config, value in
+            switch value.trimmingCharacters(in: .whitespaces).lowercased() {
+            case "true": config.hashInIdleTime = true
+            case "false": config.hashInIdleTime = false
+            default: return false
+            }
+            return true
+        },
         int("maxConnectionsPerClient", 0...1_000_000) { $0.http.maxConnectionsPerClient = $1 },
         Setting(key: "trustedAddresses", expected: "addresses separated by commas (IPv4 or IPv6), or none") { config, value in
             let list = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }

@@ -43,7 +43,7 @@ public final class ComandaApplication: HTTPResponder {
         self.users = users
         // One hash per core at most, in the core's idle time, with a bounded queue.
         let passwords = BlockingPool(maxThreads: HTTPServerConfiguration.defaultWorkers,
-                                     maxWaiting: configuration.maxWaitingLogins, background: true)
+                                     maxWaiting: configuration.maxWaitingLogins, background: configuration.hashInIdleTime)
         self.passwords = passwords
         let streams = SessionStreams(users: users)
         self.streams = streams

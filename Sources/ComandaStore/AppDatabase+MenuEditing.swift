@@ -13,12 +13,7 @@ public struct FotoPlato: Sendable {
 }
 
 extension AppDatabase {
-    /// Runs one menu edit, keeping `PlatoError` and mapping the rest to `StoreError`.
-    private func menuWrite<T>(_ body: (Database) throws -> T) throws -> T {
-        do { return try batchedWrite(body) } catch let error as PlatoError { throw error } catch { throw StoreError(error) }
-    }
-
-    /// A menu edit to wait for or to hand on, its errors told as `menuWrite`'s.
+    /// A menu edit to wait for or to hand on: `PlatoError` kept, the rest a `StoreError`.
     private func menuWriting<T>(_ body: @escaping @Sendable (Database) throws -> T) -> PendingWrite<T> {
         PendingWrite(self, mapError: Self.menuError, body)
     }

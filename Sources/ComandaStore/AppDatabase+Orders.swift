@@ -37,7 +37,12 @@ extension AppDatabase {
     /// The user's open order, or a new one: (order, created). Two racing calls
     /// still give one (the writer is serialized, and a unique index backs it).
     public func openPedido(usuarioID: Int64, now: Int64) throws -> (Pedido, created: Bool) {
-        try orderWrite { db in
+        try openingPedido(usuarioID: usuarioID, now: now).wait()
+    }
+
+    /// `openPedido` as a write to wait for or to hand on (`PendingWrite`).
+    public func openingPedido(usuarioID: Int64, now: Int64) -> PendingWrite<(Pedido, created: Bool)> {
+        orderWriting { db in
             if let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM pedido WHERE usuario_id = ? AND estado = 'abierto'"), arguments: [usuarioID]) {
                 return (try Self.load(db, id: id), false)
             }
@@ -126,7 +131,12 @@ extension AppDatabase {
     /// Places the order: freezes each line's name and price, records the
     /// address, phone and time, all in one transaction.
     public func checkout(pedidoID: Int64, usuarioID: Int64, direccion: String, telefono: String, now: Int64) throws -> Pedido {
-        try orderWrite { db in
+        try checkingOut(pedidoID: pedidoID, usuarioID: usuarioID, direccion: direccion, telefono: telefono, now: now).wait()
+    }
+
+    /// `checkout` as a write to wait for or to hand on (`PendingWrite`).
+    public func checkingOut(pedidoID: Int64, usuarioID: Int64, direccion: String, telefono: String, now: Int64) -> PendingWrite<Pedido> {
+        orderWriting { db in
             try Self.openOwned(db, id: pedidoID, usuarioID: usuarioID)
             guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM linea_pedido WHERE pedido_id = ? LIMIT 1"), arguments: [pedidoID]) == true else {
                 throw OrderError.vacio
@@ -199,15 +209,23 @@ extension AppDatabase {
         }
     }
 
-    /// Remembers a 2xx answer for a key (and forgets answers older than `expiredBefore`).
-    public func rememberAnswer(usuarioID: Int64, key: String, answer: IdempotentAnswer, now: Int64, expiredBefore: Int64) throws {
-        try write { db in
-            try db.cachedStatement(sql: "DELETE FROM idempotencia WHERE creado_en < ?").execute(arguments: [expiredBefore])
-            try db.cachedStatement(sql: """
-                INSERT INTO idempotencia (usuario_id, clave, huella, estado, respuesta, tipo, creado_en) VALUES (?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT(usuario_id, clave) DO NOTHING
-                """).execute(arguments: [usuarioID, key, Data(answer.fingerprint), answer.status, Data(answer.body), answer.contentType, now])
+    /// `write`, and in the same transaction its answer remembered for the
+    /// user's key (when `answer` gives one: a 2xx), so a repeat finds it.
+    public func remembering<T>(_ write: PendingWrite<T>, usuarioID: Int64, key: String, now: Int64, expiredBefore: Int64,
+                               answer: @escaping @Sendable (T) -> IdempotentAnswer?) -> PendingWrite<T> {
+        write.followed { value, db in
+            guard let answer = answer(value) else { return }
+            try Self.remember(db, usuarioID: usuarioID, key: key, answer: answer, now: now, expiredBefore: expiredBefore)
         }
+    }
+
+    private static func remember(_ db: Database, usuarioID: Int64, key: String, answer: IdempotentAnswer, now: Int64,
+                                 expiredBefore: Int64) throws {
+        try db.cachedStatement(sql: "DELETE FROM idempotencia WHERE creado_en < ?").execute(arguments: [expiredBefore])
+        try db.cachedStatement(sql: """
+            INSERT INTO idempotencia (usuario_id, clave, huella, estado, respuesta, tipo, creado_en) VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(usuario_id, clave) DO NOTHING
+            """).execute(arguments: [usuarioID, key, Data(answer.fingerprint), answer.status, Data(answer.body), answer.contentType, now])
     }
 
     /// Moves a placed order (or cancels it, for its owner `usuarioID`): one

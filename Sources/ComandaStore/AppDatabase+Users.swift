@@ -86,34 +86,50 @@ extension AppDatabase {
 
     /// Ends a session: the token stops working at once.
     public func deleteSesion(tokenHash: [UInt8]) throws(StoreError) {
-        try write { db in
+        do { try deletingSesion(tokenHash: tokenHash).wait() } catch { throw error as? StoreError ?? StoreError(error) }
+    }
+
+    /// `deleteSesion` as a write to wait for or to hand on; the session
+    /// cache forgets the token once committed, before anyone hears.
+    public func deletingSesion(tokenHash: [UInt8]) -> PendingWrite<Void> {
+        PendingWrite(self) { db in
             try db.cachedStatement(sql: "DELETE FROM sesion WHERE token_hash = ?").execute(arguments: [Data(tokenHash)])
-        }
-        sessions.remove(tokenHash)
+        }.whenCommitted { [sessions] _ in sessions.remove(tokenHash) }
     }
 
     /// Adds a favourite (idempotent); `UserError.unknownPlato` for an unknown dish.
     public func addFavorito(usuarioID: Int64, platoID: Int64, now: Int64) throws(UserError) {
-        do {
-            try batchedWrite { db in
-                guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM plato WHERE id = ? AND retirado_en IS NULL"), arguments: [platoID]) == true else {
-                    throw UserError.unknownPlato
-                }
-                try db.cachedStatement(sql: """
-                    INSERT INTO favorito (usuario_id, plato_id, creado_en) VALUES (?, ?, ?)
-                    ON CONFLICT(usuario_id, plato_id) DO NOTHING
-                    """).execute(arguments: [usuarioID, platoID, now])
-            }
-        } catch let error as UserError {
-            throw error
-        } catch {
-            throw .unknownPlato
+        do { try addingFavorito(usuarioID: usuarioID, platoID: platoID, now: now).wait() } catch {
+            throw error as? UserError ?? .unknownPlato
         }
+    }
+
+    /// `addFavorito` as a write to wait for or to hand on.
+    public func addingFavorito(usuarioID: Int64, platoID: Int64, now: Int64) -> PendingWrite<Void> {
+        PendingWrite(self, mapError: Self.favoritoError) { db in
+            guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM plato WHERE id = ? AND retirado_en IS NULL"), arguments: [platoID]) == true else {
+                throw UserError.unknownPlato
+            }
+            try db.cachedStatement(sql: """
+                INSERT INTO favorito (usuario_id, plato_id, creado_en) VALUES (?, ?, ?)
+                ON CONFLICT(usuario_id, plato_id) DO NOTHING
+                """).execute(arguments: [usuarioID, platoID, now])
+        }
+    }
+
+    /// A favourite's write fails as an unknown dish (the dish went, say), never with the database's details.
+    @Sendable private static func favoritoError(_ error: any Error) -> any Error {
+        error as? UserError ?? UserError.unknownPlato
     }
 
     /// Removes a favourite (idempotent).
     public func removeFavorito(usuarioID: Int64, platoID: Int64) throws(StoreError) {
-        try write { db in
+        do { try removingFavorito(usuarioID: usuarioID, platoID: platoID).wait() } catch { throw error as? StoreError ?? StoreError(error) }
+    }
+
+    /// `removeFavorito` as a write to wait for or to hand on.
+    public func removingFavorito(usuarioID: Int64, platoID: Int64) -> PendingWrite<Void> {
+        PendingWrite(self) { db in
             try db.cachedStatement(sql: "DELETE FROM favorito WHERE usuario_id = ? AND plato_id = ?").execute(arguments: [usuarioID, platoID])
         }
     }

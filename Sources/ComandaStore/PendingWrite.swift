@@ -36,6 +36,17 @@ public struct PendingWrite<T>: Sendable {
         }, body)
     }
 
+    /// The same write with `next` run after it in the same transaction (and
+    /// savepoint): both commit, or neither.
+    func followed(by next: @escaping @Sendable (T, Database) throws -> Void) -> PendingWrite<T> {
+        let body = body
+        return PendingWrite(database, mapError: mapError, committed: committed) { db in
+            let value = try body(db)
+            try next(value, db)
+            return value
+        }
+    }
+
     /// Runs the write in the writer's next batch; returns once committed.
     public func wait() throws -> T {
         let value: T

@@ -84,6 +84,8 @@ public final class ServerProcess {
                                      shellSetup: shellSetup)
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         var env = ProcessInfo.processInfo.environment
+        // The test suites keep every core busy: hashing only in idle time would starve the logins.
+        env["COMANDA_HASH_IN_IDLE_TIME"] = "false"
         for (k, v) in environment { env[k] = v }
         process.environment = env
         let logPath = directory + "/server-\(port).log"

@@ -357,10 +357,13 @@ import Testing
         let path = String(link[at.lowerBound...])
         let token = String(path.dropFirst("/espera/".count))
         #expect(try c.request("GET", path + "/estado").status == 200)
+        // The guest's page itself (no pages folder here: 404, logged all the same).
+        _ = try c.request("GET", path)
         #expect(try c.request("GET", app.queueHostPath).status == 200)
         let key = String(app.queueHostPath.split(separator: "/").last ?? "")
         let logged = lines.withLock { $0 }.joined(separator: "\n")
         #expect(logged.contains("GET /espera/…/estado 200"))
+        #expect(logged.contains("GET /espera/… "))
         #expect(logged.contains("GET /queue/… 200"))
         #expect(!logged.contains(token))
         #expect(!logged.contains(key))

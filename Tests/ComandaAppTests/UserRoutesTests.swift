@@ -25,6 +25,8 @@ func makeUserApp(database: AppDatabase? = nil, clock: TestClock = TestClock(),
     var config = AppConfiguration()
     config.publicFolder = "/nonexistent"
     config.scryptLogN = 10
+    // The suites run at once and keep every core busy: hashing in idle time would starve.
+    config.hashInIdleTime = false
     configure(&config)
     return (ComandaApplication(configuration: config, database: db, logger: makeQuietLogger(), now: { clock.now }), db)
 }

@@ -121,6 +121,21 @@ struct RouteRequest: Sendable {
         }
         return .later(pending)
     }
+
+    /// `after`, for an answer that reads (the legacy feed answers with the
+    /// whole list): made on a dispatch queue, not the writer's thread, and
+    /// from the write's outcome either way (the feed answers its own errors).
+    func afterCommit<T>(_ write: PendingWrite<T>, reading answer: @escaping @Sendable (Result<T, any Error>) throws -> HTTPResponse)
+        -> HTTPResponse {
+        let pending = Promise<HTTPResponse>()
+        let finisher = finisher, http = http
+        write.then { result in
+            // Handed to the queue once, read there once: no two threads share it.
+            nonisolated(unsafe) let outcome = result
+            DispatchQueue.global().async { pending.fulfil(finisher.finish(Result { try answer(outcome) }, for: http)) }
+        }
+        return .later(pending)
+    }
 }
 
 extension RouteRequest {
@@ -133,17 +148,17 @@ extension RouteRequest {
                  _ work: @escaping @Sendable () throws -> HTTPResponse) throws -> HTTPResponse {
         let pending = Promise<HTTPResponse>()
         let finisher = finisher, http = http
-        let queued = ContinuousClock.now
+        // Whoever comes first: the hash starting, or the wait running out (503).
+        let begun = Locked(false)
+        @Sendable func begin() -> Bool { begun.withLock { b in defer { b = true }; return !b } }
         let taken = pool.trySubmit {
-            let result: Result<HTTPResponse, any Error>
-            if ContinuousClock.now - queued > .seconds(maxWait) {
-                result = .failure(APIError.busy)
-            } else {
-                result = Result { try work() }
-            }
-            pending.fulfil(finisher.finish(result, for: http))
+            guard begin() else { return }
+            pending.fulfil(finisher.finish(Result { try work() }, for: http))
         }
         guard taken else { throw APIError.busy }
+        DispatchQueue.global().asyncAfter(deadline: .now() + maxWait) {
+            if begin() { pending.fulfil(finisher.finish(.failure(APIError.busy), for: http)) }
+        }
         return .later(pending)
     }
 }

@@ -1,5 +1,6 @@
 import ComandaCore
 import ComandaHTTP
+import ComandaStore
 
 /// The RestaurantQueue feed at `queuePath` (default `/queue`), for the host
 /// app and TV display that cannot change. Every answer is the whole feed as
@@ -32,6 +33,22 @@ struct LegacyQueueRoutes: Feature {
             }
             return try feed(success)
         }
+        /// A host write, answered with the feed once committed (or refused),
+        /// holding no thread meanwhile.
+        @Sendable func hostWrite<T>(_ r: RouteRequest, success: HTTPStatus, _ write: () throws -> PendingWrite<T>) throws -> HTTPResponse {
+            guard let key = r.params["key"], ConstantTime.equals(Array(key.utf8), Array(hostKey.utf8)) else {
+                return HTTPResponse(status: .notFound, headers: HTTPHeaders([("Content-Type", "text/plain; charset=utf-8")]))
+            }
+            let pending: PendingWrite<T>
+            do { pending = try write() } catch let error as WaitlistError { return try feed(error.apiError.status) }
+            return r.afterCommit(pending) { result in
+                switch result {
+                case .success: return try feed(success)
+                case .failure(let error as WaitlistError): return try feed(error.apiError.status)
+                case .failure(let error): throw error
+                }
+            }
+        }
         @Sendable func legacyID(_ params: PathParameters) throws -> Int64 {
             guard let id = params.id() else { throw WaitlistError.notFound }
             return id
@@ -41,27 +58,25 @@ struct LegacyQueueRoutes: Feature {
         router.add(.GET, base + "/:key", .anyone) { r in
             try host(r.params, success: .ok) {}
         }
-        router.add(.PUT, base + "/:key/seat/:id", .anyone) { r in
-            let params = r.params
-            return try host(params, success: .ok) { _ = try waitlist.ready(id: try legacyID(params)) }
+        router.add(.PUT, base + "/:key/seat/:id", .anyone, blocks: false) { r in
+            try hostWrite(r, success: .ok) { waitlist.readying(id: try legacyID(r.params)) }
         }
-        router.add(.DELETE, base + "/:key/remove/:id", .anyone) { r in
-            let params = r.params
-            return try host(params, success: .ok) { try waitlist.seat(id: try legacyID(params)) }
+        router.add(.DELETE, base + "/:key/remove/:id", .anyone, blocks: false) { r in
+            try hostWrite(r, success: .ok) { waitlist.seating(id: try legacyID(r.params)) }
         }
-        // `…/{name}/` with the size left out.
-        router.add(.POST, base + "/:key/:name", .anyone) { r in
+        // `…/{name}/` with the size left out (nothing is written).
+        router.add(.POST, base + "/:key/:name", .anyone, blocks: false) { r in
             let params = r.params
             return try host(params, success: .created) { throw WaitlistError.invalidSize }
         }
-        router.add(.POST, base + "/:key/:name/:size", .anyone) { r in
+        router.add(.POST, base + "/:key/:name/:size", .anyone, blocks: false) { r in
             let params = r.params
-            return try host(params, success: .created) {
+            return try hostWrite(r, success: .created) {
                 guard let raw = params["size"], !raw.isEmpty, raw.utf8.count <= 3,
                       raw.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let size = Int(raw) else {
                     throw WaitlistError.invalidSize
                 }
-                _ = try waitlist.add(name: params["name"] ?? "", size: size)
+                return try waitlist.adding(name: params["name"] ?? "", size: size)
             }
         }
     }

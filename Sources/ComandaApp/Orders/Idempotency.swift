@@ -14,8 +14,13 @@ struct Idempotency: Sendable {
     let now: @Sendable () -> Int64
     static let lifetime: Int64 = 24 * 3600
 
-    func run(_ request: HTTPRequest, usuarioID: Int64, _ handler: () throws -> HTTPResponse) throws -> HTTPResponse {
-        guard let raw = request.headers["Idempotency-Key"] else { return try handler() }
+    /// A write answered after its commit (holding no thread): a repeat is
+    /// answered at once from what was remembered; otherwise the write runs
+    /// with its 2xx answer remembered in the same transaction (both or neither).
+    func after<T>(_ r: RouteRequest, usuarioID: Int64, _ write: () throws -> PendingWrite<T>,
+                  _ answer: @escaping @Sendable (T) throws -> HTTPResponse) throws -> HTTPResponse {
+        let request = r.http
+        guard let raw = request.headers["Idempotency-Key"] else { return r.after(try write(), answer) }
         let key = String(raw.trimmingHTTPWhitespace())
         guard (1...255).contains(key.utf8.count) else {
             throw APIError.validation("Idempotency-Key", "must be 1 to 255 characters")
@@ -31,14 +36,12 @@ struct Idempotency: Sendable {
                                 headers: HTTPHeaders([("Content-Type", stored.contentType), ("Idempotent-Replayed", "true")]),
                                 body: stored.body)
         }
-        let response = try handler()
-        if (200..<300).contains(response.status.code) {
-            try database.rememberAnswer(usuarioID: usuarioID, key: key,
-                                        answer: IdempotentAnswer(fingerprint: fingerprint, status: response.status.code,
-                                                                 body: response.body,
-                                                                 contentType: response.headers["Content-Type"] ?? "application/json; charset=utf-8"),
-                                        now: time, expiredBefore: time - Self.lifetime)
+        let remembered = database.remembering(try write(), usuarioID: usuarioID, key: key, now: time,
+                                              expiredBefore: time - Self.lifetime) { value in
+            guard let response = try? answer(value), (200..<300).contains(response.status.code) else { return nil }
+            return IdempotentAnswer(fingerprint: fingerprint, status: response.status.code, body: response.body,
+                                    contentType: response.headers["Content-Type"] ?? "application/json; charset=utf-8")
         }
-        return response
+        return r.after(remembered, answer)
     }
 }

@@ -9,12 +9,12 @@ struct OrderRoutes: Feature {
     func register(on router: inout Routes) {
         let idempotency = orders.idempotency
 
-        router.add(.POST, "/pedidos", .user) { r in
+        // Answered after the commit, holding no thread; with `Idempotency-Key`
+        // the answer is remembered in the same transaction.
+        router.add(.POST, "/pedidos", .user, blocks: false) { r in
             let usuario = try r.usuario
-            let request = r.http
-            return try idempotency.run(request, usuarioID: usuario.id) {
-                let (pedido, created) = try orders.open(usuarioID: usuario.id)
-                return HTTPResponse.json(OrderJSON.pedido(pedido), status: created ? .created : .ok)
+            return try idempotency.after(r, usuarioID: usuario.id, { orders.opening(usuarioID: usuario.id) }) { opened in
+                HTTPResponse.json(OrderJSON.pedido(opened.0), status: opened.created ? .created : .ok)
             }
         }
         router.add(.GET, "/pedidos/actual", .user) { r in
@@ -81,19 +81,16 @@ struct OrderRoutes: Feature {
                 .json(OrderJSON.pedido($0))
             }
         }
-        router.add(.POST, "/pedidos/:id/checkout", .user) { r in
+        router.add(.POST, "/pedidos/:id/checkout", .user, blocks: false) { r in
             let usuario = try r.usuario
-            let request = r.http
-            let params = r.params
-            let pedidoID = try Self.id(params, "id")
-            return try idempotency.run(request, usuarioID: usuario.id) {
-                let body = try JSONBody(request)
+            let pedidoID = try Self.id(r.params, "id")
+            // The body is read after a replay is looked for (a repeat is answered as it was).
+            return try idempotency.after(r, usuarioID: usuario.id, {
+                let body = try JSONBody(r.http)
                 let direccion = try PedidoRules.direccion(try body.string("direccion"))
                 let telefono = try PedidoRules.telefono(try body.string("telefono"))
-                let pedido = try orders.checkout(pedidoID: pedidoID, usuarioID: usuario.id, direccion: direccion,
-                                                 telefono: telefono)
-                return HTTPResponse.json(OrderJSON.pedido(pedido))
-            }
+                return orders.checkingOut(pedidoID: pedidoID, usuarioID: usuario.id, direccion: direccion, telefono: telefono)
+            }) { HTTPResponse.json(OrderJSON.pedido($0)) }
         }
     }
 

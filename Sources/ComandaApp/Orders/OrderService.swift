@@ -19,8 +19,8 @@ final class OrderService: Sendable {
     }
 
     /// The user's open order, made if there is none (true: made now).
-    func open(usuarioID: Int64) throws -> (Pedido, created: Bool) {
-        try database.openPedido(usuarioID: usuarioID, now: now())
+    func opening(usuarioID: Int64) -> PendingWrite<(Pedido, created: Bool)> {
+        database.openingPedido(usuarioID: usuarioID, now: now())
     }
 
     func actual(usuarioID: Int64) throws -> Pedido? { try database.pedidoActual(usuarioID: usuarioID) }
@@ -46,12 +46,10 @@ final class OrderService: Sendable {
         database.deletingLinea(pedidoID: pedidoID, usuarioID: usuarioID, lineaID: lineaID)
     }
 
-    /// Places the order; the kitchen's board and streams hear of it.
-    func checkout(pedidoID: Int64, usuarioID: Int64, direccion: String, telefono: String) throws -> Pedido {
-        let pedido = try database.checkout(pedidoID: pedidoID, usuarioID: usuarioID, direccion: direccion,
-                                           telefono: telefono, now: now())
-        kitchen.changed(pedido)
-        return pedido
+    /// Places the order; the kitchen's board and streams hear of it once committed.
+    func checkingOut(pedidoID: Int64, usuarioID: Int64, direccion: String, telefono: String) -> PendingWrite<Pedido> {
+        database.checkingOut(pedidoID: pedidoID, usuarioID: usuarioID, direccion: direccion, telefono: telefono, now: now())
+            .whenCommitted { [kitchen] pedido in kitchen.changed(pedido) }
     }
 
     /// The owner's cancel of a placed order (only from `realizado`).

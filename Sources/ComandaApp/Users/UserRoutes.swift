@@ -1,6 +1,7 @@
 import ComandaRuntime
 import ComandaCore
 import ComandaHTTP
+import ComandaStore
 
 /// `/usuarios`, `/sesiones` and the favourites.
 struct UserRoutes: Feature {
@@ -34,12 +35,13 @@ struct UserRoutes: Feature {
                 return response
             }
         }
-        router.add(.DELETE, "/sesiones/actual", .user) { r in
+        router.add(.DELETE, "/sesiones/actual", .user, blocks: false) { r in
             guard let session = r.session else { throw UserError.unauthenticated }
-            try users.logout(tokenHash: session.tokenHash)
-            // Its open streams end now, not at their next event.
-            streams.end(session: session.tokenHash)
-            return HTTPResponse(status: .noContent)
+            return r.after(users.loggingOut(tokenHash: session.tokenHash)) {
+                // Its open streams end now, not at their next event.
+                streams.end(session: session.tokenHash)
+                return HTTPResponse(status: .noContent)
+            }
         }
         // In memory only: nothing to wait for.
         router.add(.POST, "/sesiones/actual/tickets", .user, blocks: false) { r in
@@ -62,27 +64,25 @@ struct UserRoutes: Feature {
             let current = try menu.menu()
             return .json(MenuJSON.platos(try users.favoritos(usuario).compactMap(current.plato(id:))))
         }
-        router.add(.PUT, "/usuarios/yo/favoritos/:plato_id", .user) { r in
+        router.add(.PUT, "/usuarios/yo/favoritos/:plato_id", .user, blocks: false) { r in
             let usuario = try r.usuario
             guard let id = r.params.id("plato_id") else { throw UserError.unknownPlato }
-            try users.addFavorito(usuario, platoID: id)
-            return HTTPResponse(status: .noContent)
+            return r.after(users.addingFavorito(usuario, platoID: id)) { HTTPResponse(status: .noContent) }
         }
-        router.add(.DELETE, "/usuarios/yo/favoritos/:plato_id", .user) { r in
+        router.add(.DELETE, "/usuarios/yo/favoritos/:plato_id", .user, blocks: false) { r in
             let usuario = try r.usuario
             guard let id = r.params.id("plato_id") else { throw UserError.unknownPlato }
-            try users.removeFavorito(usuario, platoID: id)
-            return HTTPResponse(status: .noContent)
+            return r.after(users.removingFavorito(usuario, platoID: id)) { HTTPResponse(status: .noContent) }
         }
     }
 }
 
 extension UserService {
     func favoritos(_ usuario: Usuario) throws -> [Int64] { try database.favoritos(usuarioID: usuario.id) }
-    func addFavorito(_ usuario: Usuario, platoID: Int64) throws {
-        try database.addFavorito(usuarioID: usuario.id, platoID: platoID, now: currentTime)
+    func addingFavorito(_ usuario: Usuario, platoID: Int64) -> PendingWrite<Void> {
+        database.addingFavorito(usuarioID: usuario.id, platoID: platoID, now: currentTime)
     }
-    func removeFavorito(_ usuario: Usuario, platoID: Int64) throws {
-        try database.removeFavorito(usuarioID: usuario.id, platoID: platoID)
+    func removingFavorito(_ usuario: Usuario, platoID: Int64) -> PendingWrite<Void> {
+        database.removingFavorito(usuarioID: usuario.id, platoID: platoID)
     }
 }

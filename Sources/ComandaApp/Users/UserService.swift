@@ -123,8 +123,8 @@ final class UserService: Sendable {
         return (usuario, held.sessionHash)
     }
 
-    func logout(tokenHash: [UInt8]) throws {
-        try database.deleteSesion(tokenHash: tokenHash)
+    func loggingOut(tokenHash: [UInt8]) -> PendingWrite<Void> {
+        database.deletingSesion(tokenHash: tokenHash)
     }
 
     /// 429 now, before any hashing, if this login from this address (or this
