@@ -11,11 +11,16 @@ SECONDS_TO_RUN=${1:-60}
 OUT=.build-fuzz
 mkdir -p "$OUT/corpus"
 SRC=Sources/ComandaHTTP
+if [ "${TARGET:-parser}" = parser ]; then
+# The runtime module the parser's files import (Locked, Promise), built first with the same sanitizer.
+swiftc -O -sanitize=address -parse-as-library -module-name ComandaRuntime -emit-module -emit-module-path "$OUT/ComandaRuntime.swiftmodule" \
+  -emit-library -static Sources/ComandaRuntime/*.swift -o "$OUT/libComandaRuntime.a"
 swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name ComandaHTTP -package-name comanda \
-  -I Sources/CSystem/include -Xcc -fmodule-map-file=Sources/CZlib/module.modulemap \
+  -I Sources/CSystem/include -Xcc -fmodule-map-file=Sources/CZlib/module.modulemap -I "$OUT" -L "$OUT" -lComandaRuntime \
   "$SRC/HTTPRequestParser.swift" "$SRC/HTTPRequest.swift" "$SRC/HTTPHeaders.swift" "$SRC/HTTPMethod.swift" \
-  "$SRC/HTTPParseError.swift" "$SRC/HTTPLimits.swift" "$SRC/HTTPStatus.swift" "$SRC/HTTPResponse.swift" "$SRC/ResponseStream.swift" "$SRC/PendingResponse.swift" "$SRC/Locked.swift" \
+  "$SRC/HTTPParseError.swift" "$SRC/HTTPLimits.swift" "$SRC/HTTPStatus.swift" "$SRC/HTTPResponse.swift" "$SRC/ResponseStream.swift" \
   "$SRC/PercentDecoding.swift" Tests/Fuzz/FuzzRequestParser.swift -o "$OUT/fuzz-parser"
+fi
 cp -n Tests/Fuzz/corpus/* "$OUT/corpus/" 2>/dev/null || true
 if [ "${TARGET:-parser}" = parser ]; then
 "$OUT/fuzz-parser" -max_total_time="$SECONDS_TO_RUN" -timeout=5 -rss_limit_mb=2048 -max_len=4096 \
