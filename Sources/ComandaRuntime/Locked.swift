@@ -58,11 +58,6 @@ public final class ConditionLock: @unchecked Sendable {
     public func unlock() { pthread_mutex_unlock(mutex) }
     /// Waits for a signal (holding the lock; it is let go meanwhile).
     public func wait() { pthread_cond_wait(condition, mutex) }
-    /// Waits for a signal until `deadline` (CLOCK_REALTIME); false when it passed.
-    public func wait(until deadline: timespec) -> Bool {
-        var deadline = deadline
-        return pthread_cond_timedwait(condition, mutex, &deadline) != ETIMEDOUT
-    }
     /// Wakes one waiter.
     public func signal() { pthread_cond_signal(condition) }
     /// Wakes every waiter.
