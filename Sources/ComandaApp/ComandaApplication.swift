@@ -1,5 +1,6 @@
 import ComandaCore
 import ComandaHTTP
+import ComandaRuntime
 import ComandaStore
 import Foundation
 import Logging
@@ -93,15 +94,14 @@ public final class ComandaApplication: HTTPResponder {
         router.entries.map { RouteEntry(method: $0.method, pattern: $0.pattern, access: $0.handler.access) }
     }
 
-    /// Answers one request. An answer that a route gives later, or that
-    /// may block (its route `blocks`: the writes that wait for their batch,
-    /// password hashing), comes back `pending`: the server waits for it
-    /// without a thread, running blocking work on its blocking threads;
-    /// in-process callers wait for it with `settled()`.
+    /// Answers one request. An answer that a route gives later (a write
+    /// once committed, a login once its password is hashed) comes back
+    /// `pending`: the server waits for it without a thread; in-process
+    /// callers wait for it with `settled()`.
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         let started = ContinuousClock.now
         let (answer, routeName) = route(request, started: started)
-        // Finished when given (RouteRequest.after, or the blocking work in route).
+        // Finished when given (RouteRequest.later).
         if answer.pending != nil { return answer }
         return finish(answer, for: request, route: routeName, started: started)
     }
@@ -150,13 +150,19 @@ public final class ComandaApplication: HTTPResponder {
     private func route(_ request: HTTPRequest, started: ContinuousClock.Instant) -> (HTTPResponse, String) {
         switch router.match(request.method, path: request.path) {
         case .found(let route, let parameters, let pattern):
-            let finisher = AnswerFinisher(application: self, pattern: pattern, started: started)
-            guard route.blocks else { return (answer(request, route, parameters, finisher), pattern) }
-            // On one of the server's blocking threads, where waiting (for a
-            // write's batch, a password's hash) holds up no one else.
-            return (.blocking { [self] in
-                finisher.finish(.success(answer(request, route, parameters, finisher).settled()), for: request)
-            }, pattern)
+            // An answer given later is finished as every answer is: errors
+            // mapped, gzip, headers, metrics. Held strongly: a write still
+            // in the writer when the server stops is answered into a closed
+            // connection, never through a freed application.
+            let finish: @Sendable (Result<HTTPResponse, any Error>) -> HTTPResponse = { [self] result in
+                let answer: HTTPResponse
+                switch result {
+                case .success(let response): answer = response
+                case .failure(let error): answer = errorResponse(error, request: request)
+                }
+                return self.finish(answer, for: request, route: pattern, started: started)
+            }
+            return (answer(request, route, parameters, finish), pattern)
         case .methodNotAllowed(let allowed):
             return (methodNotAllowed(request, allowed), "unmatched")
         case .badPath:
@@ -171,7 +177,7 @@ public final class ComandaApplication: HTTPResponder {
     /// and `staff` routes, the role for `staff` ones (`gerente` passes every
     /// staff check), before the handler runs.
     private func answer(_ request: HTTPRequest, _ route: Route, _ parameters: PathParameters,
-                        _ finisher: AnswerFinisher) -> HTTPResponse {
+                        _ finish: @escaping @Sendable (Result<HTTPResponse, any Error>) -> HTTPResponse) -> HTTPResponse {
         do {
             var session: Session?
             // A stream's ticket (EventSource cannot send a token): used up
@@ -183,7 +189,7 @@ public final class ComandaApplication: HTTPResponder {
                 if !route.access.allows(usuario.rol) { throw UserError.forbidden }
                 session = Session(usuario: usuario, tokenHash: hash)
             }
-            return try route.handler(RouteRequest(http: request, params: parameters, session: session, finisher: finisher))
+            return try route.handler(RouteRequest(http: request, params: parameters, session: session, finish: finish))
         } catch {
             return errorResponse(error, request: request)
         }
@@ -227,7 +233,6 @@ public final class ComandaApplication: HTTPResponder {
     private func internalError(_ error: any Error, request: HTTPRequest) -> HTTPResponse {
         let id = String(UInt64.random(in: 0...UInt64.max), radix: 16)
         logger.error("request \(id) \(request.method.rawValue) \(loggedPath(request.path)) failed: \(String(reflecting: error))")
-        return HTTPResponse.error(.internalServerError, code: "internal_error",
-                                  message: "Something went wrong on our side (request \(id)).")
+        return APIError(.internalServerError, "internal_error", "Something went wrong on our side (request \(id)).").response
     }
 }

@@ -250,24 +250,16 @@ final class HTTPConnection: @unchecked Sendable {
             queue(response, for: request, started: started)
             return
         }
-        // Made elsewhere (the store's writer, a blocking thread): no thread waits for it here.
+        // Made elsewhere (the store's writer, a password's thread): no thread waits for it here.
         state = .awaiting
         awaited = AwaitedRequest(request: request, started: started)
         waitFor(response)
     }
 
-    /// Waits for the answer `response` promises, without a thread: its
-    /// blocking work (if any) goes to the blocking threads, and the answer
-    /// wakes this worker.
+    /// Waits for the answer `response` promises, without a thread: the
+    /// answer wakes this worker.
     private func waitFor(_ response: HTTPResponse) {
         guard let promise = response.pending else { return }
-        if let work = response.blockingWork {
-            if let pool = server.blockingPool {
-                pool.submit { promise.fulfil(work()) }
-            } else {
-                promise.fulfil(work())
-            }
-        }
         promise.whenFulfilled { [self] answer in worker.wake(self, answer: answer) }
     }
 
@@ -518,7 +510,7 @@ final class HTTPConnection: @unchecked Sendable {
         switch state {
         case .closed, .awaiting:
             // Awaiting: its answer always comes (the writer and the
-            // blocking threads always answer).
+            // pools that answer later always answer).
             return
         case .lingering:
             // From when it began: a client trickling bytes does not keep it.

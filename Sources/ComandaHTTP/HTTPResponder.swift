@@ -2,9 +2,8 @@
 /// in, a response out. The same value answers in-process tests and sockets.
 public protocol HTTPResponder: Sendable {
     /// Answers one request, on a worker's event loop: it must not block.
-    /// Work that may block is answered `HTTPResponse.blocking { … }` (run on
-    /// the server's blocking threads), work handed elsewhere
-    /// `HTTPResponse.later(pending)`.
+    /// Work that may block or take long is handed elsewhere (the store's
+    /// writer, a thread pool) and answered `HTTPResponse.later(promise)`.
     func respond(to request: HTTPRequest) -> HTTPResponse
 
     /// Looks at a request's head (its body empty) before the body is read,

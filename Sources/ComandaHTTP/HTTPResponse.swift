@@ -11,12 +11,9 @@ public struct HTTPResponse: Sendable {
     public var body: [UInt8]
     /// A body written over time instead of `body` (Server-Sent Events).
     public var stream: ResponseStream?
-    /// The answer is still being made: the connection waits for the
-    /// promised one instead (and writes nothing of this response).
+    /// The answer is still being made (`later`): the connection waits for
+    /// the promised one instead, which replaces this response whole.
     public var pending: Promise<HTTPResponse>?
-    /// Work that makes the promised answer and may block: the connection
-    /// runs it on the server's blocking threads (`blocking`).
-    var blockingWork: (@Sendable () -> HTTPResponse)?
 
     /// Creates a response.
     public init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
@@ -32,29 +29,21 @@ public struct HTTPResponse: Sendable {
         return response
     }
 
-    /// The answer `promise` will give (from any thread): the connection
-    /// waits for it without holding a thread.
+    /// The one way to answer later: the answer `promise` will give (from
+    /// any thread: the store's writer, a password's thread). The connection
+    /// waits for it without holding a thread; nothing of this response but
+    /// the promise is ever written.
     public static func later(_ promise: Promise<HTTPResponse>) -> HTTPResponse {
         var response = HTTPResponse(status: .ok)
         response.pending = promise
         return response
     }
 
-    /// An answer made by `work`, which may block (waits for the disk,
-    /// hashes a password): the server runs it on one of its blocking threads,
-    /// so that no event loop waits for it.
-    public static func blocking(_ work: @escaping @Sendable () -> HTTPResponse) -> HTTPResponse {
-        var response = later(Promise())
-        response.blockingWork = work
-        return response
-    }
-
     /// This response, or (if it is to come later) the answer once given,
-    /// waiting for it: for callers that may block, never an event loop
-    /// (blocking work not yet run runs here).
+    /// waiting for it: for callers that may block (tests, the command
+    /// line), never an event loop.
     public func settled() -> HTTPResponse {
         guard let pending else { return self }
-        if let work = blockingWork { pending.fulfil(work()) }
         return pending.wait().settled()
     }
 
@@ -75,27 +64,26 @@ public struct HTTPResponse: Sendable {
         json(Array(text.utf8), status: status)
     }
 
-    /// The contract's JSON error: `{"error": {"code", "message", "field"?}}`.
-    public static func error(_ status: HTTPStatus, code: String, message: String, field: String? = nil) -> HTTPResponse {
+    /// The HTTP layer's own JSON error: `{"error": {"code", "field"?, "message"}}`.
+    static func error(_ status: HTTPStatus, code: String, message: String, field: String? = nil) -> HTTPResponse {
         json(ErrorBody.render(code: code, message: message, field: field), status: status)
     }
 }
 
-/// Renders the contract's JSON error body without a JSON library (the HTTP
-/// layer's own errors must not depend on the application).
-public enum ErrorBody {
-    /// `{"error":{"code":…,"message":…,"field":…}}` with `field` omitted when nil,
-    /// and `extraJSON` (members such as `"estado":"aceptado"`) appended when given.
-    public static func render(code: String, message: String, field: String? = nil, extraJSON: String? = nil) -> [UInt8] {
+/// The HTTP layer's own error bodies (a malformed request, the connection
+/// limit), in the contract's shape without the application's JSON writer:
+/// the application's errors are written by its own (`APIError`).
+enum ErrorBody {
+    /// `{"error":{"code":…,"field":…,"message":…}}` with `field` omitted when nil.
+    static func render(code: String, message: String, field: String? = nil) -> [UInt8] {
         var out = #"{"error":{"code":"#
         out += quoted(code)
-        out += #","message":"#
-        out += quoted(message)
         if let field {
             out += #","field":"#
             out += quoted(field)
         }
-        if let extraJSON { out += "," + extraJSON }
+        out += #","message":"#
+        out += quoted(message)
         out += "}}"
         return Array(out.utf8)
     }

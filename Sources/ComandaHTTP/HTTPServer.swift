@@ -21,8 +21,6 @@ public final class HTTPServer: @unchecked Sendable {
     /// Told about parse errors (metrics); may be nil.
     let observer: (any HTTPServerObserver)?
     private(set) var workers: [HTTPWorker] = []
-    /// Answers requests that may block; nil when `blockingThreads` is 0.
-    let blockingPool: BlockingPool?
     private let sweepInterval: Double
     /// Runs shutdown's waiting; guards the listening socket and the reserve fd.
     private let controlQueue = DispatchQueue(label: "comanda.control")
@@ -53,7 +51,6 @@ public final class HTTPServer: @unchecked Sendable {
         self.logger = logger
         self.observer = observer
         self.trusted = Set(configuration.trustedAddresses)
-        self.blockingPool = configuration.blockingThreads > 0 ? BlockingPool(maxThreads: configuration.blockingThreads) : nil
         self.sweepInterval = max(0.05, min(1.0, min(configuration.headerTimeout, configuration.idleTimeout, configuration.streamHeartbeatInterval,
                                                    configuration.streamMaxDuration, configuration.bodyRateGracePeriod) / 4))
     }
@@ -221,8 +218,6 @@ public final class HTTPServer: @unchecked Sendable {
     private func waitForConnections(deadline: UInt64, completion: @escaping @Sendable () -> Void) {
         if connectionCount == 0 {
             for worker in workers { worker.stop() }
-            // Its threads end once what they hold is answered (into closed connections).
-            blockingPool?.stop()
             completion()
             return
         }

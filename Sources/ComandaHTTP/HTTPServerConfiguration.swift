@@ -20,10 +20,6 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     public var shutdownGracePeriod: Double
     /// Bytes a stream may have waiting for its client; past this the client is dropped.
     public var streamBufferLimit: Int = 256 * 1024
-    /// Threads that answer requests which may block (`HTTPResponse.blocking`):
-    /// at most this many such requests are answered at once, the rest wait
-    /// their turn. 0 answers them on the worker like any other.
-    public var blockingThreads: Int = 64
     /// Seconds a stream may stay silent before its heartbeat is sent.
     public var streamHeartbeatInterval: Double = 15
     /// Seconds a stream lives at most before it is ended cleanly (the client

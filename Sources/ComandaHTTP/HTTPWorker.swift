@@ -36,7 +36,7 @@ final class HTTPWorker: @unchecked Sendable {
     /// wake-up reaches the event loop even while it waits there (a block
     /// queued on `queue` would wait behind that wait).
     private let wakeFD: Int32
-    /// Streams with bytes to write, and the blocking pool's and writer's
+    /// Streams with bytes to write, and answers given later (`HTTPResponse.later`)
     /// answers, from any thread; pumped on `queue` in one go.
     private let woken = Locked<[(connection: HTTPConnection, answer: HTTPResponse?)]>([])
 

@@ -39,8 +39,8 @@ private final class LaterResponder: HTTPResponder {
     /// One worker, and nothing blocks it: while a write's answer is still to
     /// come, another connection is answered at once.
     @Test func anAnswerToComeHoldsNoThread() throws {
-        try withServer(makeTestConfiguration { $0.workers = 1; $0.blockingThreads = 1 }, responder: LaterResponder()) { _, port in
-            // More waiting writes than the blocking pool has threads: none of them uses one.
+        try withServer(makeTestConfiguration { $0.workers = 1 }, responder: LaterResponder()) { _, port in
+            // Eight waiting writes on one worker: none of them holds it.
             let writers = try (0..<8).map { _ in try TestClient(port: port) }
             for writer in writers {
                 try writer.send("POST /later/400 HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\n\r\n")

@@ -22,8 +22,10 @@ public struct APIError: Error, Sendable, Equatable {
     public let field: String?
     /// Extra headers (`Allow`, `WWW-Authenticate`, `Retry-After`).
     public var headers: [(String, String)] = []
-    /// More members of the error object, as JSON text (`"estado":"aceptado"`), when the contract adds some.
-    public var extraJSON: String?
+    /// The thing's state, when the contract adds it (`transicion_no_valida`).
+    public var estado: String?
+    /// The dishes concerned, when the contract adds them (`plato_no_disponible` at checkout).
+    public var platoIDs: [Int64]?
 
     /// Creates an error.
     public init(_ status: HTTPStatus, _ code: String, _ message: String, field: String? = nil) {
@@ -35,7 +37,19 @@ public struct APIError: Error, Sendable, Equatable {
 
     /// The error as a response.
     public var response: HTTPResponse {
-        var r = HTTPResponse.json(ErrorBody.render(code: code, message: message, field: field, extraJSON: extraJSON), status: status)
+        let body = JSONWriter.write(capacity: 128) { w in
+            w.object { w in
+                w.key("error")
+                w.object { w in
+                    w.key("code"); w.string(code)
+                    if let estado { w.key("estado"); w.string(estado) }
+                    if let field { w.key("field"); w.string(field) }
+                    w.key("message"); w.string(message)
+                    if let platoIDs { w.key("plato_ids"); w.array(platoIDs) { $0.int($1) } }
+                }
+            }
+        }
+        var r = HTTPResponse.json(body, status: status)
         for (name, value) in headers { r.headers.add(name, value) }
         return r
     }

@@ -1,8 +1,8 @@
-import ComandaRuntime
 import ComandaCore
-import Foundation
 import ComandaHTTP
+import ComandaRuntime
 import ComandaStore
+import Foundation
 
 /// Who may call a route. It is said when the route is registered and checked
 /// in one place (`ComandaApplication`) before the handler runs; no handler
@@ -98,8 +98,9 @@ struct RouteRequest: Sendable {
     let http: HTTPRequest
     let params: PathParameters
     let session: Session?
-    /// Finishes an answer given later as every answer is finished.
-    let finisher: AnswerFinisher
+    /// Finishes an answer given later as every answer is finished (errors
+    /// mapped, gzip, headers, metrics).
+    let finish: @Sendable (Result<HTTPResponse, any Error>) -> HTTPResponse
 
     /// The caller. Only `anyone` routes have none; asking there is a 401.
     var usuario: Usuario {
@@ -109,17 +110,24 @@ struct RouteRequest: Sendable {
         }
     }
 
+    /// The one way a route answers later: `start` is given the function
+    /// that answers (from any thread, once; a thrown error is mapped as a
+    /// handler's is), and the connection waits for it without a thread.
+    func later(_ start: (_ answer: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void) -> Void) -> HTTPResponse {
+        let pending = Promise<HTTPResponse>()
+        let finish = finish
+        start { result in pending.fulfil(finish(result)) }
+        return .later(pending)
+    }
+
     /// The answer to `write`, made by `answer` once the write has committed,
     /// without holding a thread meanwhile: the write is handed to the
     /// store's writer, and the connection waits for the answer without a
     /// thread. What `answer` throws is mapped as a handler's thrown error is.
     func after<T>(_ write: PendingWrite<T>, _ answer: @escaping @Sendable (T) throws -> HTTPResponse) -> HTTPResponse {
-        let pending = Promise<HTTPResponse>()
-        let finisher = finisher, http = http
-        write.then { result in
-            pending.fulfil(finisher.finish(Result { try answer(result.get()) }, for: http))
+        later { reply in
+            write.then { result in reply(Result { try answer(result.get()) }) }
         }
-        return .later(pending)
     }
 
     /// `after`, for an answer that reads (the legacy feed answers with the
@@ -127,14 +135,13 @@ struct RouteRequest: Sendable {
     /// from the write's outcome either way (the feed answers its own errors).
     func afterCommit<T>(_ write: PendingWrite<T>, reading answer: @escaping @Sendable (Result<T, any Error>) throws -> HTTPResponse)
         -> HTTPResponse {
-        let pending = Promise<HTTPResponse>()
-        let finisher = finisher, http = http
-        write.then { result in
-            // Handed to the queue once, read there once: no two threads share it.
-            nonisolated(unsafe) let outcome = result
-            DispatchQueue.global().async { pending.fulfil(finisher.finish(Result { try answer(outcome) }, for: http)) }
+        later { reply in
+            write.then { result in
+                // Handed to the queue once, read there once: no two threads share it.
+                nonisolated(unsafe) let outcome = result
+                DispatchQueue.global().async { reply(Result { try answer(outcome) }) }
+            }
         }
-        return .later(pending)
     }
 }
 
@@ -146,20 +153,21 @@ extension RouteRequest {
     /// `maxWait` seconds for its turn, 503 with `Retry-After`.
     func hashing(_ pool: BlockingPool, maxWait: Double = 5,
                  _ work: @escaping @Sendable () throws -> HTTPResponse) throws -> HTTPResponse {
-        let pending = Promise<HTTPResponse>()
-        let finisher = finisher, http = http
         // Whoever comes first: the hash starting, or the wait running out (503).
         let begun = Locked(false)
         @Sendable func begin() -> Bool { begun.withLock { b in defer { b = true }; return !b } }
-        let taken = pool.trySubmit {
-            guard begin() else { return }
-            pending.fulfil(finisher.finish(Result { try work() }, for: http))
+        var taken = false
+        let response = later { reply in
+            taken = pool.trySubmit {
+                if begin() { reply(Result { try work() }) }
+            }
+            guard taken else { return }
+            DispatchQueue.global().asyncAfter(deadline: .now() + maxWait) {
+                if begin() { reply(.failure(APIError.busy)) }
+            }
         }
         guard taken else { throw APIError.busy }
-        DispatchQueue.global().asyncAfter(deadline: .now() + maxWait) {
-            if begin() { pending.fulfil(finisher.finish(.failure(APIError.busy), for: http)) }
-        }
-        return .later(pending)
+        return response
     }
 }
 
@@ -172,26 +180,6 @@ extension APIError {
     }
 }
 
-/// Finishes an answer that is given later like one given at once: errors
-/// mapped, gzip and conditional GET applied, the metrics told.
-struct AnswerFinisher: Sendable {
-    /// Held strongly: a write still in the writer when the server stops is
-    /// answered into a closed connection, never through a freed application.
-    let application: ComandaApplication
-    /// The route's pattern (what the metrics count under).
-    let pattern: String
-    let started: ContinuousClock.Instant
-
-    func finish(_ result: Result<HTTPResponse, any Error>, for request: HTTPRequest) -> HTTPResponse {
-        let answer: HTTPResponse
-        switch result {
-        case .success(let response): answer = response
-        case .failure(let error): answer = application.errorResponse(error, request: request)
-        }
-        return application.finish(answer, for: request, route: pattern, started: started)
-    }
-}
-
 /// A route's handler: the request in, a response out; a thrown `APIError`
 /// (or a mapped domain error) is answered as it says, anything else as a 500.
 typealias RouteHandler = @Sendable (RouteRequest) throws -> HTTPResponse
@@ -201,10 +189,6 @@ struct Route: Sendable {
     let access: Access
     /// A stream: it also takes `?ticket=` in place of the token.
     var isStream = false
-    /// Its handler may block (waits for a write, hashes a password): it is
-    /// answered `HTTPResponse.blocking`, on one of the server's blocking
-    /// threads. A write answered `after` its commit does not block.
-    var blocks = false
     let handler: RouteHandler
 }
 
@@ -219,14 +203,10 @@ protocol Feature: Sendable {
 struct Routes: Sendable {
     private(set) var router = Router<Route>()
 
-    /// Adds a route; `pattern` is like `/platos/:id`. `blocks`: whether the
-    /// handler may block; by default, when the method writes (every method
-    /// but GET, HEAD and OPTIONS), since such a handler waits for its write
-    /// to commit. A handler that answers `after` its write says false.
-    mutating func add(_ method: HTTPMethod, _ pattern: String, _ access: Access, blocks: Bool? = nil,
-                      _ handler: @escaping RouteHandler) {
-        let writes = method != .GET && method != .HEAD && method != .OPTIONS
-        router.add(method, pattern, Route(access: access, blocks: blocks ?? writes, handler: handler))
+    /// Adds a route; `pattern` is like `/platos/:id`. A handler must not
+    /// block: a write is answered `after` its commit (`RouteRequest.later`).
+    mutating func add(_ method: HTTPMethod, _ pattern: String, _ access: Access, _ handler: @escaping RouteHandler) {
+        router.add(method, pattern, Route(access: access, handler: handler))
     }
 
     /// Adds a stream (`GET`): like `add`, and `?ticket=` authenticates it too.

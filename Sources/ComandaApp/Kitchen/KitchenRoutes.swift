@@ -24,17 +24,17 @@ struct KitchenRoutes: Feature {
                 .json(OrderJSON.pedido($0, cocina: true))
             }
         }
-        router.add(.POST, "/cocina/pedidos/:id/aceptar", .staff(.cocina), blocks: false) { r in
+        router.add(.POST, "/cocina/pedidos/:id/aceptar", .staff(.cocina)) { r in
             // The body is checked before the state: a bad body on a wrong state is 422.
             let minutos = try PedidoRules.minutos(try JSONBody(r.http).int("minutos"))
             return try move(r, .aceptar, minutos: minutos)
         }
-        router.add(.POST, "/cocina/pedidos/:id/rechazar", .staff(.cocina), blocks: false) { r in
+        router.add(.POST, "/cocina/pedidos/:id/rechazar", .staff(.cocina)) { r in
             let motivo = try PedidoRules.motivo(try JSONBody(r.http).string("motivo"))
             return try move(r, .rechazar, motivo: motivo)
         }
-        router.add(.POST, "/cocina/pedidos/:id/preparado", .staff(.cocina), blocks: false) { r in try move(r, .preparado) }
-        router.add(.POST, "/cocina/pedidos/:id/entregado", .staff(.cocina), blocks: false) { r in try move(r, .entregado) }
+        router.add(.POST, "/cocina/pedidos/:id/preparado", .staff(.cocina)) { r in try move(r, .preparado) }
+        router.add(.POST, "/cocina/pedidos/:id/entregado", .staff(.cocina)) { r in try move(r, .entregado) }
         router.add(.GET, "/cocina/pedidos/:id/ticket", .staff(.cocina)) { r in
             .text(KitchenTicket.render(try kitchen.pedido(id: try Self.pedidoID(r.params)), zone: zone))
         }

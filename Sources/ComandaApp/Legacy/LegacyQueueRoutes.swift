@@ -58,18 +58,18 @@ struct LegacyQueueRoutes: Feature {
         router.add(.GET, base + "/:key", .anyone) { r in
             try host(r.params, success: .ok) {}
         }
-        router.add(.PUT, base + "/:key/seat/:id", .anyone, blocks: false) { r in
+        router.add(.PUT, base + "/:key/seat/:id", .anyone) { r in
             try hostWrite(r, success: .ok) { waitlist.readying(id: try legacyID(r.params)) }
         }
-        router.add(.DELETE, base + "/:key/remove/:id", .anyone, blocks: false) { r in
+        router.add(.DELETE, base + "/:key/remove/:id", .anyone) { r in
             try hostWrite(r, success: .ok) { waitlist.seating(id: try legacyID(r.params)) }
         }
         // `…/{name}/` with the size left out (nothing is written).
-        router.add(.POST, base + "/:key/:name", .anyone, blocks: false) { r in
+        router.add(.POST, base + "/:key/:name", .anyone) { r in
             let params = r.params
             return try host(params, success: .created) { throw WaitlistError.invalidSize }
         }
-        router.add(.POST, base + "/:key/:name/:size", .anyone, blocks: false) { r in
+        router.add(.POST, base + "/:key/:name/:size", .anyone) { r in
             let params = r.params
             return try hostWrite(r, success: .created) {
                 guard let raw = params["size"], !raw.isEmpty, raw.utf8.count <= 3,

@@ -17,7 +17,7 @@ struct MenuEditRoutes: Feature {
             return response
         }
         // The writes are answered after their commit, holding no thread meanwhile.
-        router.add(.POST, "/platos", .staff(.gerente), blocks: false) { r in
+        router.add(.POST, "/platos", .staff(.gerente)) { r in
             let body = try JSONBody(r.http)
             for field in ["nombre", "descripcion", "precio", "tipo"] where !body.has(field) {
                 throw APIError.validation(field, "is required")
@@ -28,17 +28,17 @@ struct MenuEditRoutes: Feature {
                 return response
             }
         }
-        router.add(.PATCH, "/platos/:id", .staff(.gerente), blocks: false) { r in
+        router.add(.PATCH, "/platos/:id", .staff(.gerente)) { r in
             r.after(menu.update(id: try Self.platoID(r.params), try Self.cambios(try JSONBody(r.http)))) { .json(MenuJSON.plato($0)) }
         }
-        router.add(.DELETE, "/platos/:id", .staff(.gerente), blocks: false) { r in
+        router.add(.DELETE, "/platos/:id", .staff(.gerente)) { r in
             r.after(menu.retire(id: try Self.platoID(r.params), now: now())) { HTTPResponse(status: .noContent) }
         }
-        router.add(.PUT, "/platos/:id/disponible", .staff(.cocina), blocks: false) { r in
+        router.add(.PUT, "/platos/:id/disponible", .staff(.cocina)) { r in
             let disponible = try JSONBody(r.http).bool("disponible")
             return r.after(menu.setDisponible(id: try Self.platoID(r.params), disponible)) { .json(MenuJSON.plato($0)) }
         }
-        router.add(.PUT, "/platos/:id/foto", .staff(.gerente), blocks: false) { r in
+        router.add(.PUT, "/platos/:id/foto", .staff(.gerente)) { r in
             let id = try Self.platoID(r.params)
             let declared = r.http.headers["Content-Type"]?.split(separator: ";").first.map { $0.trimmingHTTPWhitespace().lowercased() }
             guard let declared, let format = ImageHeader.Format(rawValue: declared) else {
@@ -55,7 +55,7 @@ struct MenuEditRoutes: Feature {
             let tag = hash.hex + String(r.http.body.count, radix: 36)
             return r.after(menu.setFoto(id: id, format: format, bytes: r.http.body, info: info, tag: tag)) { .json(MenuJSON.plato($0)) }
         }
-        router.add(.DELETE, "/platos/:id/foto", .staff(.gerente), blocks: false) { r in
+        router.add(.DELETE, "/platos/:id/foto", .staff(.gerente)) { r in
             r.after(menu.deleteFoto(id: try Self.platoID(r.params))) { HTTPResponse(status: .noContent) }
         }
         router.add(.GET, "/platos/:id/foto", .anyone) { r in

@@ -11,7 +11,7 @@ struct OrderRoutes: Feature {
 
         // Answered after the commit, holding no thread; with `Idempotency-Key`
         // the answer is remembered in the same transaction.
-        router.add(.POST, "/pedidos", .user, blocks: false) { r in
+        router.add(.POST, "/pedidos", .user) { r in
             let usuario = try r.usuario
             return try idempotency.after(r, usuarioID: usuario.id, { orders.opening(usuarioID: usuario.id) }) { opened in
                 HTTPResponse.json(OrderJSON.pedido(opened.0), status: opened.created ? .created : .ok)
@@ -37,12 +37,12 @@ struct OrderRoutes: Feature {
             let params = r.params
             return HTTPResponse.json(OrderJSON.pedido(try orders.pedido(id: try Self.id(params, "id"), usuarioID: usuario.id)))
         }
-        router.add(.DELETE, "/pedidos/:id", .user, blocks: false) { r in
+        router.add(.DELETE, "/pedidos/:id", .user) { r in
             let usuario = try r.usuario
             return r.after(orders.discarding(id: try Self.id(r.params, "id"), usuarioID: usuario.id)) { HTTPResponse(status: .noContent) }
         }
         // The lines' writes are answered once their batch has committed, holding no thread meanwhile.
-        router.add(.POST, "/pedidos/:id/lineas", .user, blocks: false) { r in
+        router.add(.POST, "/pedidos/:id/lineas", .user) { r in
             let usuario = try r.usuario
             let request = r.http
             let params = r.params
@@ -55,7 +55,7 @@ struct OrderRoutes: Feature {
                 HTTPResponse.json(OrderJSON.linea(linea), status: created ? .created : .ok)
             }
         }
-        router.add(.PUT, "/pedidos/:id/lineas/:linea_id", .user, blocks: false) { r in
+        router.add(.PUT, "/pedidos/:id/lineas/:linea_id", .user) { r in
             let usuario = try r.usuario
             let request = r.http
             let params = r.params
@@ -67,7 +67,7 @@ struct OrderRoutes: Feature {
                 HTTPResponse.json(OrderJSON.linea(linea))
             }
         }
-        router.add(.DELETE, "/pedidos/:id/lineas/:linea_id", .user, blocks: false) { r in
+        router.add(.DELETE, "/pedidos/:id/lineas/:linea_id", .user) { r in
             let usuario = try r.usuario
             let params = r.params
             return r.after(orders.deletingLinea(pedidoID: try Self.id(params, "id"), usuarioID: usuario.id,
@@ -75,13 +75,13 @@ struct OrderRoutes: Feature {
                 HTTPResponse(status: .noContent)
             }
         }
-        router.add(.POST, "/pedidos/:id/cancelar", .user, blocks: false) { r in
+        router.add(.POST, "/pedidos/:id/cancelar", .user) { r in
             let usuario = try r.usuario
             return r.after(orders.canceling(pedidoID: try Self.id(r.params, "id"), usuarioID: usuario.id)) {
                 .json(OrderJSON.pedido($0))
             }
         }
-        router.add(.POST, "/pedidos/:id/checkout", .user, blocks: false) { r in
+        router.add(.POST, "/pedidos/:id/checkout", .user) { r in
             let usuario = try r.usuario
             let pedidoID = try Self.id(r.params, "id")
             // The body is read after a replay is looked for (a repeat is answered as it was).

@@ -12,7 +12,7 @@ extension OrderError: APIErrorConvertible {
         case .invalid(let field, let problem): return .validation(field, problem)
         case .transicionNoValida(let estado):
             var e = APIError(.conflict, "transicion_no_valida", "This order is \(estado.rawValue): that move does not start there.")
-            e.extraJSON = "\"estado\":" + JSONText.quoted(estado.rawValue)
+            e.estado = estado.rawValue
             return e
         case .platoNoDisponible(let ids, let nombres, let checkout):
             let names = nombres.joined(separator: ", ")
@@ -22,7 +22,7 @@ extension OrderError: APIErrorConvertible {
             }
             var e = APIError(.conflict, "plato_no_disponible",
                              "Not available now (sold out or off the menu): \(names). Remove it to place the order.")
-            e.extraJSON = "\"plato_ids\":[" + ids.map(String.init).joined(separator: ",") + "]"
+            e.platoIDs = ids
             return e
         }
     }

@@ -11,7 +11,7 @@ extension MesaError: APIErrorConvertible {
         case .ocupada: return APIError(.conflict, "mesa_ocupada", "Only a free table can be retired.")
         case .transicionNoValida(let estado):
             var e = APIError(.conflict, "transicion_no_valida", "This table is \(estado.rawValue): that move does not start there.")
-            e.extraJSON = "\"estado\":" + JSONText.quoted(estado.rawValue)
+            e.estado = estado.rawValue
             return e
         case .cuentaPendiente:
             return APIError(.conflict, "cuenta_pendiente", "The table's check still has something to pay.")

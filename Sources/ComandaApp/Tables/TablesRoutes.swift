@@ -22,7 +22,7 @@ struct TablesRoutes: Feature {
             .json(TablesJSON.mesa(try tables.mesa(id: try Self.mesaID(r.params))))
         }
         // The writes are answered after their commit, holding no thread meanwhile.
-        router.add(.POST, "/mesas", .staff(.gerente), blocks: false) { r in
+        router.add(.POST, "/mesas", .staff(.gerente)) { r in
             let body = try JSONBody(r.http)
             let nombre = try MesaRules.nombre(try body.string("nombre"))
             let zona = body.has("zona") ? try MesaRules.zona(try body.string("zona")) : ""
@@ -33,7 +33,7 @@ struct TablesRoutes: Feature {
                 return response
             }
         }
-        router.add(.PATCH, "/mesas/:id", .staff(.gerente), blocks: false) { r in
+        router.add(.PATCH, "/mesas/:id", .staff(.gerente)) { r in
             let id = try Self.mesaID(r.params)
             let body = try JSONBody(r.http)
             let nombre = body.has("nombre") ? try MesaRules.nombre(try body.string("nombre")) : nil
@@ -41,10 +41,10 @@ struct TablesRoutes: Feature {
             let plazas = body.has("plazas") ? try MesaRules.plazas(try body.int("plazas")) : nil
             return r.after(tables.update(id: id, nombre: nombre, zona: zona, plazas: plazas)) { .json(TablesJSON.mesa($0)) }
         }
-        router.add(.DELETE, "/mesas/:id", .staff(.gerente), blocks: false) { r in
+        router.add(.DELETE, "/mesas/:id", .staff(.gerente)) { r in
             r.after(tables.retire(id: try Self.mesaID(r.params))) { HTTPResponse(status: .noContent) }
         }
-        router.add(.POST, "/mesas/:id/sentar", Self.floor, blocks: false) { r in
+        router.add(.POST, "/mesas/:id/sentar", Self.floor) { r in
             let id = try Self.mesaID(r.params)
             let body = try JSONBody(r.http)
             let comensales = try MesaRules.comensales(try body.int("comensales"))
@@ -61,10 +61,10 @@ struct TablesRoutes: Feature {
                 return response
             }
         }
-        router.add(.POST, "/mesas/:id/liberar", Self.floor, blocks: false) { r in
+        router.add(.POST, "/mesas/:id/liberar", Self.floor) { r in
             r.after(tables.liberar(mesaID: try Self.mesaID(r.params))) { .json(TablesJSON.mesa($0)) }
         }
-        router.add(.POST, "/mesas/:id/limpia", Self.floor, blocks: false) { r in
+        router.add(.POST, "/mesas/:id/limpia", Self.floor) { r in
             r.after(tables.limpia(mesaID: try Self.mesaID(r.params))) { .json(TablesJSON.mesa($0)) }
         }
         router.add(.GET, "/informes/mesas", .staff(.gerente)) { r in

@@ -1,6 +1,6 @@
-import ComandaRuntime
 import ComandaCore
 import ComandaHTTP
+import ComandaRuntime
 import ComandaStore
 
 /// `/usuarios`, `/sesiones` and the favourites.
@@ -14,7 +14,7 @@ struct UserRoutes: Feature {
 
     func register(on router: inout Routes) {
         let users = users, menu = menu, passwords = passwords, streams = streams
-        router.add(.POST, "/usuarios", .anyone, blocks: false) { r in
+        router.add(.POST, "/usuarios", .anyone) { r in
             let body = try JSONBody(r.http)
             let nombre = try body.string("nombre"), login = try body.string("login"), password = try body.string("password")
             return try r.hashing(passwords) {
@@ -22,7 +22,7 @@ struct UserRoutes: Feature {
                 return .json(UserJSON.usuario(usuario), status: .created)
             }
         }
-        router.add(.POST, "/sesiones", .anyone, blocks: false) { r in
+        router.add(.POST, "/sesiones", .anyone) { r in
             let body = try JSONBody(r.http)
             let login = try body.string("login"), password = try body.string("password")
             let address = r.http.clientAddress
@@ -35,7 +35,7 @@ struct UserRoutes: Feature {
                 return response
             }
         }
-        router.add(.DELETE, "/sesiones/actual", .user, blocks: false) { r in
+        router.add(.DELETE, "/sesiones/actual", .user) { r in
             guard let session = r.session else { throw UserError.unauthenticated }
             return r.after(users.loggingOut(tokenHash: session.tokenHash)) {
                 // Its open streams end now, not at their next event.
@@ -44,7 +44,7 @@ struct UserRoutes: Feature {
             }
         }
         // In memory only: nothing to wait for.
-        router.add(.POST, "/sesiones/actual/tickets", .user, blocks: false) { r in
+        router.add(.POST, "/sesiones/actual/tickets", .user) { r in
             guard let session = r.session else { throw UserError.unauthenticated }
             let (ticket, expiresAt) = users.issueTicket(sessionHash: session.tokenHash)
             var response = HTTPResponse.json(status: .created) { w in
@@ -64,12 +64,12 @@ struct UserRoutes: Feature {
             let current = try menu.menu()
             return .json(MenuJSON.platos(try users.favoritos(usuario).compactMap(current.plato(id:))))
         }
-        router.add(.PUT, "/usuarios/yo/favoritos/:plato_id", .user, blocks: false) { r in
+        router.add(.PUT, "/usuarios/yo/favoritos/:plato_id", .user) { r in
             let usuario = try r.usuario
             guard let id = r.params.id("plato_id") else { throw UserError.unknownPlato }
             return r.after(users.addingFavorito(usuario, platoID: id)) { HTTPResponse(status: .noContent) }
         }
-        router.add(.DELETE, "/usuarios/yo/favoritos/:plato_id", .user, blocks: false) { r in
+        router.add(.DELETE, "/usuarios/yo/favoritos/:plato_id", .user) { r in
             let usuario = try r.usuario
             guard let id = r.params.id("plato_id") else { throw UserError.unknownPlato }
             return r.after(users.removingFavorito(usuario, platoID: id)) { HTTPResponse(status: .noContent) }

@@ -19,7 +19,7 @@ struct WaitlistRoutes: Feature {
             return Self.tagged(.json(body), tag)
         }
         // Answered once the party's batch has committed, holding no thread meanwhile.
-        router.add(.POST, "/reservations", .staff(.anfitrion), blocks: false) { r in
+        router.add(.POST, "/reservations", .staff(.anfitrion)) { r in
             let body = try JSONBody(r.http)
             return r.after(try waitlist.adding(name: try body.string("name"), size: try body.int("size"))) { party in
                 .json(WaitlistJSON.party(party.party, guestToken: party.guestToken), status: .created)
@@ -33,17 +33,17 @@ struct WaitlistRoutes: Feature {
             let party = try waitlist.hostParty(id: try Self.partyID(r.params))
             return .json(WaitlistJSON.party(party.party, guestToken: party.guestToken))
         }
-        router.add(.POST, "/reservations/:id/ready", .staff(.anfitrion), blocks: false) { r in
+        router.add(.POST, "/reservations/:id/ready", .staff(.anfitrion)) { r in
             r.after(waitlist.readying(id: try Self.partyID(r.params))) { .json(WaitlistJSON.party($0)) }
         }
-        router.add(.DELETE, "/reservations/:id", .staff(.anfitrion), blocks: false) { r in
+        router.add(.DELETE, "/reservations/:id", .staff(.anfitrion)) { r in
             r.after(waitlist.seating(id: try Self.partyID(r.params))) { _ in HTTPResponse(status: .noContent) }
         }
         router.add(.GET, "/espera/:token/estado", .anyone) { r in
             let (body, tag) = try WaitlistJSON.estado(Self.guest(r.params, waitlist), waitlist)
             return Self.tagged(.json(body), tag)
         }
-        router.add(.DELETE, "/espera/:token", .anyone, blocks: false) { r in
+        router.add(.DELETE, "/espera/:token", .anyone) { r in
             r.after(try waitlist.leaving(token: r.params["token"] ?? "")) { _ in HTTPResponse(status: .noContent) }
         }
     }

@@ -1,13 +1,9 @@
-import ComandaRuntime
-
-/// Threads for requests that may block (a write that waits for the disk, a
-/// password being hashed), so that no worker's event loop ever waits on them.
-/// Threads are started as work needs them, up to `maxThreads`, and then kept;
-/// jobs beyond that wait in order. A pthread mutex and condition, which the
-/// thread sanitizer understands. The application also keeps one of its own
-/// for password hashing (`maxWaiting` bounds its queue, `background` runs
-/// its threads only when nothing else wants the core), so that a flood of
-/// logins never holds the threads that writes need, nor their CPU.
+/// Threads for work that may block or take long (a password being hashed),
+/// so that no worker's event loop ever waits on it. Threads are started as
+/// work needs them, up to `maxThreads`, and then kept; jobs beyond that wait
+/// in order. `maxWaiting` bounds the queue, `background` runs the threads
+/// only when nothing else wants the core: a flood of logins never holds the
+/// event loops nor the writer's CPU.
 public final class BlockingPool: @unchecked Sendable {
     private let mutex = ConditionLock()
     private let maxThreads: Int
@@ -31,7 +27,7 @@ public final class BlockingPool: @unchecked Sendable {
     }
 
     /// Runs `job` on one of the pool's threads, in turn.
-    func submit(_ job: @escaping @Sendable () -> Void) {
+    public func submit(_ job: @escaping @Sendable () -> Void) {
         _ = enqueue(job, bounded: false)
     }
 
