@@ -373,6 +373,12 @@ extension AppDatabase {
                 ALTER TABLE reservation ADD COLUMN mesa TEXT;
                 """)
         }
+        migrator.registerMigration("v13-cleaning-times") { db in
+            // When the table of an occupation was clean again (`limpia`):
+            // how long cleaning takes is part of how fast tables turn, which
+            // the waitlist's quotes learn.
+            try db.execute(sql: "ALTER TABLE ocupacion ADD COLUMN limpia INTEGER")
+        }
         return migrator
     }
 }

@@ -127,8 +127,13 @@ extension AppDatabase {
         tablesWrite { db in
             try db.cachedStatement(sql: "UPDATE mesa SET estado = 'libre', desde = ? WHERE id = ? AND estado = 'por_limpiar' AND retirada IS NULL")
                 .execute(arguments: [now, mesaID])
+            let cleaned = db.changesCount == 1
             guard let mesa = try Self.mesa(db, id: mesaID) else { throw MesaError.notFound }
-            guard db.changesCount == 1 else { throw MesaError.transicionNoValida(estado: mesa.estado) }
+            guard cleaned else { throw MesaError.transicionNoValida(estado: mesa.estado) }
+            // How long cleaning took, for the quotes (the table's last occupation).
+            try db.cachedStatement(sql: """
+                UPDATE ocupacion SET limpia = ? WHERE id = (SELECT max(id) FROM ocupacion WHERE mesa_id = ? AND hasta IS NOT NULL) AND limpia IS NULL
+                """).execute(arguments: [now, mesaID])
             return mesa
         }
     }

@@ -13,24 +13,26 @@ extension AppDatabase {
 
     /// Adds a party (already validated) arriving now, quoted by `quote` from
     /// the number of parties of its band waiting ahead of it (counted in the
-    /// same transaction, so two arrivals never share a place).
-    public func addReservation(name: String, size: Int, now: Int64,
-                               quote: @escaping @Sendable (_ ahead: Int) -> WaitQuote) throws -> HostParty {
-        try addingReservation(name: name, size: size, now: now, quote: quote).wait()
+    /// same transaction, so two arrivals never share a place) and, with
+    /// `floor`, the tables as they stand in that transaction.
+    public func addReservation(name: String, size: Int, now: Int64, floor: Bool = false,
+                               quote: @escaping @Sendable (_ ahead: Int, _ floor: QuoteFloor?) -> WaitQuote) throws -> HostParty {
+        try addingReservation(name: name, size: size, now: now, floor: floor, quote: quote).wait()
     }
 
     /// `addReservation` as a write to wait for or to hand on (`PendingWrite`).
-    public func addingReservation(name: String, size: Int, now: Int64,
-                                  quote: @escaping @Sendable (_ ahead: Int) -> WaitQuote) -> PendingWrite<HostParty> {
-        PendingWrite(self) { db in try Self.insertReservation(db, name: name, size: size, now: now, quote: quote) }
+    public func addingReservation(name: String, size: Int, now: Int64, floor: Bool = false,
+                                  quote: @escaping @Sendable (_ ahead: Int, _ floor: QuoteFloor?) -> WaitQuote) -> PendingWrite<HostParty> {
+        PendingWrite(self) { db in try Self.insertReservation(db, name: name, size: size, now: now, floor: floor, quote: quote) }
     }
 
-    private static func insertReservation(_ db: Database, name: String, size: Int, now: Int64,
-                                          quote: (_ ahead: Int) -> WaitQuote) throws -> HostParty {
+    private static func insertReservation(_ db: Database, name: String, size: Int, now: Int64, floor: Bool,
+                                          quote: (_ ahead: Int, _ floor: QuoteFloor?) -> WaitQuote) throws -> HostParty {
+        let band = SizeBand(size: size).rawValue
         // Kept by triggers (migration v10), so it costs the same however long the list.
         let ahead = try Int.fetchOne(db.cachedStatement(sql: "SELECT parties FROM waiting_band WHERE band = ?"),
-                                     arguments: [SizeBand(size: size).rawValue]) ?? 0
-        let q = quote(ahead)
+                                     arguments: [band]) ?? 0
+        let q = quote(ahead, floor ? try quoteFloor(db, band: band) : nil)
         // The id SQLite would give (the writer is alone), named here so that the link can carry it.
         let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT coalesce(max(id), 0) + 1 FROM reservation")) ?? 1
         let token = GuestToken.make(id: id)
@@ -41,6 +43,35 @@ extension AppDatabase {
         let party = Reservation(id: id, name: name, size: size, arrivalTime: now, readyTime: nil,
                                 status: .waiting, quotedMinutes: max(0, q.minutes), quoteBasis: q.basis)
         return HostParty(party: party, guestToken: token)
+    }
+
+    /// The floor as a new party of `band` finds it: the tables in service,
+    /// the parties of the band called but not seated, and the arrivals of
+    /// those still waiting (in order).
+    private static func quoteFloor(_ db: Database, band: Int) throws -> QuoteFloor {
+        let tables = try Row.fetchAll(db.cachedStatement(sql: "SELECT plazas, estado, desde FROM mesa WHERE retirada IS NULL")).map {
+            QuoteTable(plazas: $0["plazas"], estado: EstadoMesa(rawValue: $0["estado"]) ?? .ocupada, desde: $0["desde"])
+        }
+        let inBand = "CASE WHEN size <= 2 THEN 0 WHEN size <= 4 THEN 1 WHEN size <= 6 THEN 2 ELSE 3 END = ?"
+        let called = try Int.fetchOne(db.cachedStatement(sql: """
+            SELECT count(*) FROM reservation WHERE removed_time IS NULL AND status = 'ready' AND \(inBand)
+            """), arguments: [band]) ?? 0
+        let arrivals = try Int64.fetchAll(db.cachedStatement(sql: """
+            SELECT arrival_time FROM reservation WHERE removed_time IS NULL AND status = 'waiting' AND \(inBand)
+            ORDER BY arrival_time, id
+            """), arguments: [band])
+        return QuoteFloor(tables: tables, called: called, aheadArrivals: arrivals)
+    }
+
+    /// The occupations behind a quote at `now`: those that ended in the last 28 days.
+    public func quoteOccupations(now: Int64) throws(StoreError) -> [PastOccupation] {
+        try read { db in
+            try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT plazas, desde, hasta, limpia FROM ocupacion WHERE hasta >= ? AND hasta <= ?
+                """), arguments: [now - WaitModel.historyDays * 86_400, now]).map {
+                PastOccupation(plazas: $0["plazas"], desde: $0["desde"], hasta: $0["hasta"], limpia: $0["limpia"])
+            }
+        }
     }
 
     /// The parties on the list (waiting or ready), unordered.

@@ -129,4 +129,45 @@ import Testing
             #expect(try c.authed("GET", "/informes/mesas?desde=2026-11-27&hasta=2026-11-26", boss).status == 422)
         }
     }
+
+    /// With tables that have turned, the waitlist's quote walks them
+    /// forward: moved only through the API, on a hand-moved clock.
+    @Test func quotesKnowTheTables() throws {
+        let clock = TestClock()
+        clock.set(1_800_000_000 / 3_600 * 3_600)
+        let (app, db) = try makeUserApp(clock: clock)
+        try withServer(responder: app) { _, port in
+            let c = try TestClient(port: port)
+            let boss = try c.staff("jefa", .gerente, db)
+            let host = try c.staff("puerta", .anfitrion, db)
+            func quote(_ size: Int) throws -> (minutes: Int, basis: String) {
+                let r = try c.postJSON("/reservations", #"{"name": "Grupo", "size": \#(size)}"#, token: host)
+                let body = try #require(r.json as? [String: Any], "\(r.text)")
+                return (try #require(body["quotedMinutes"] as? Int), try #require(body["quoteBasis"] as? String))
+            }
+            // No table has turned yet: the quote from the waits, as before.
+            #expect(try quote(9).basis.hasPrefix("Sin historial suficiente"))
+            let mesa = try c.postJSON("/mesas", #"{"nombre": "T1", "plazas": 4}"#, token: boss)
+            let id = try #require((mesa.json as? [String: Any])?["id"] as? Int)
+            // Twelve stays of an hour, each cleaned in five minutes.
+            for _ in 0..<12 {
+                #expect(try c.postJSON("/mesas/\(id)/sentar", #"{"comensales": 4}"#, token: host).status == 201)
+                clock.advance(3_600)
+                #expect(try c.postJSON("/mesas/\(id)/liberar", "{}", token: host).status == 200)
+                clock.advance(300)
+                #expect(try c.postJSON("/mesas/\(id)/limpia", "{}", token: host).status == 200)
+            }
+            // The quotes learn at the top of the hour; the table sits a party, ten minutes ago.
+            clock.set((clock.now / 3_600 + 1) * 3_600)
+            #expect(try c.postJSON("/mesas/\(id)/sentar", #"{"comensales": 2}"#, token: host).status == 201)
+            clock.advance(600)
+            let first = try quote(3)
+            #expect(first.minutes == 55, "\(first.basis)")            // 50 min left, 5 to clean
+            #expect(first.basis.hasPrefix("Según las mesas de 4 plazas (1 de 1 ocupadas o por limpiar) y 12 estancias"))
+            let second = try quote(4)
+            #expect(second.minutes == 55 + 2 + 60 + 5, "\(second.basis)") // behind the first party's whole turn
+            // A party no table holds: the quote from the waits.
+            #expect(try quote(9).basis.hasPrefix("Sin historial suficiente"))
+        }
+    }
 }

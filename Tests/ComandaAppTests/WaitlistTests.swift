@@ -123,7 +123,7 @@ private func expectAgree(_ c: TestClient, _ keyPath: String, count: Int) throws 
 
     @Test func removedPartiesStayInTheDatabaseAsHistory() throws {
         let db = try AppDatabase.inMemory()
-        let party = try db.addReservation(name: "Ana", size: 2, now: 100) { WaitQuote(minutes: 10 * ($0 + 1), basis: "regla") }.party
+        let party = try db.addReservation(name: "Ana", size: 2, now: 100) { ahead, _ in WaitQuote(minutes: 10 * (ahead + 1), basis: "regla") }.party
         _ = try db.move(id: party.id, .ready, now: 160)
         #expect(try db.move(id: party.id, .seat, now: 200)?.status == .seated)
         #expect(try db.listedReservations().isEmpty)

@@ -70,7 +70,7 @@ import Testing
                         let (again, created) = try db.openPedido(usuarioID: user, now: 2)
                         if again.id != order || created { tally.withLock { $0.foreign += 1 } }
                         let name = "Grupo \(i)-\(round)"
-                        let party = try db.addReservation(name: name, size: 1 + i % 8, now: 3) { _ in WaitQuote(minutes: 5, basis: "prueba") }
+                        let party = try db.addReservation(name: name, size: 1 + i % 8, now: 3) { _, _ in WaitQuote(minutes: 5, basis: "prueba") }
                         tally.withLock { $0.parties[party.party.id] = name }
                     }
                 } catch OrderError.invalid(let field, _) where field == "cantidad" {
@@ -210,9 +210,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let inner = Locked<String?>(nil)
         let done = DispatchSemaphore(value: 0)
-        db.addingReservation(name: "Ana", size: 2, now: 1) { _ in WaitQuote(minutes: 5, basis: "prueba") }.then { _ in
+        db.addingReservation(name: "Ana", size: 2, now: 1) { _, _ in WaitQuote(minutes: 5, basis: "prueba") }.then { _ in
             do {
-                _ = try db.addReservation(name: "Eva", size: 2, now: 1) { _ in WaitQuote(minutes: 5, basis: "prueba") }
+                _ = try db.addReservation(name: "Eva", size: 2, now: 1) { _, _ in WaitQuote(minutes: 5, basis: "prueba") }
                 inner.withLock { $0 = "written" }
             } catch {
                 inner.withLock { $0 = "\(error)" }
@@ -221,7 +221,7 @@ import Testing
         }
         #expect(done.wait(timeout: .now() + 10) == .success)
         #expect(inner.withLock { $0 }?.contains("inside the writer") == true)
-        _ = try db.addReservation(name: "Eva", size: 2, now: 1) { _ in WaitQuote(minutes: 5, basis: "prueba") }
+        _ = try db.addReservation(name: "Eva", size: 2, now: 1) { _, _ in WaitQuote(minutes: 5, basis: "prueba") }
         #expect(try db.writer.read { try String.fetchAll($0, sql: "SELECT name FROM reservation ORDER BY id") } == ["Ana", "Eva"])
     }
 }

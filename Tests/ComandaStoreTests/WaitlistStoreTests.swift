@@ -136,7 +136,7 @@ import Testing
         return (try AppDatabase.open(path: path), folder)
     }
 
-    static func rule(_ ahead: Int) -> WaitQuote { WaitQuote(minutes: 10 * (ahead + 1), basis: "regla") }
+    static func rule(_ ahead: Int, _ floor: QuoteFloor?) -> WaitQuote { WaitQuote(minutes: 10 * (ahead + 1), basis: "regla") }
 
     /// The moves of the contract, against the file: each time kept where it
     /// belongs, a seating without a call counted ready when seated, every

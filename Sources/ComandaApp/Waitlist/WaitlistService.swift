@@ -14,8 +14,10 @@ final class WaitlistService: Sendable {
     let zone: TimeZone
     /// Told after every committed change of the list (the live updates).
     private let changed: @Sendable (WaitlistService) -> Void
-    /// The model behind the quotes, learnt at the start of the hour it serves.
-    private let model = Locked<(hour: Int64, model: WaitModel)?>(nil)
+    /// The models behind the quotes, learnt at the start of the hour they
+    /// serve: the waits', and the tables' (nil while no table has turned in
+    /// 28 days: then the floor is not even read).
+    private let model = Locked<(hour: Int64, models: QuoteModels)?>(nil)
 
     init(database: AppDatabase, now: @escaping @Sendable () -> Int64, minutesPerParty: Int = 10,
          zone: TimeZone = TimeZone(secondsFromGMT: 0) ?? .current,
@@ -43,20 +45,24 @@ final class WaitlistService: Sendable {
         let name = try Waitlist.name(rawName)
         let size = try Waitlist.size(rawSize)
         let time = now()
-        let model = try quoteModel(at: time)
-        return database.addingReservation(name: name, size: size, now: time) { ahead in
-            model.quote(size: size, ahead: ahead, at: time)
+        let models = try quoteModels(at: time)
+        return database.addingReservation(name: name, size: size, now: time, floor: models.tables != nil) { ahead, floor in
+            models.quote(size: size, ahead: ahead, at: time, floor: floor)
         }.whenCommitted { [self] _ in changed(self) }
     }
 
-    /// The model for quotes at `time`: learnt once an hour (from the history
-    /// as it stood when the hour began), so an arrival costs one quote, not
-    /// a read of 28 days.
-    func quoteModel(at time: Int64) throws -> WaitModel {
+    /// The models for quotes at `time`: learnt once an hour (from the
+    /// history as it stood when the hour began), so an arrival costs one
+    /// quote, not a read of 28 days.
+    func quoteModels(at time: Int64) throws -> QuoteModels {
         let hour = time / 3_600
-        if let cached = model.withLock({ $0 }), cached.hour == hour { return cached.model }
-        let learnt = WaitModel(history: try database.quoteHistory(now: hour * 3_600), now: hour * 3_600,
-                               minutesPerParty: minutesPerParty, zone: zone)
+        if let cached = model.withLock({ $0 }), cached.hour == hour { return cached.models }
+        let start = hour * 3_600
+        let parties = try database.quoteHistory(now: start)
+        let occupations = try database.quoteOccupations(now: start)
+        let learnt = QuoteModels(
+            waits: WaitModel(history: parties, now: start, minutesPerParty: minutesPerParty, zone: zone),
+            tables: occupations.isEmpty ? nil : TableTurns(occupations: occupations, parties: parties, now: start))
         model.withLock { $0 = (hour, learnt) }
         return learnt
     }
@@ -104,4 +110,17 @@ final class WaitlistService: Sendable {
 
     /// A new host key: 128 random bits, URL-safe.
     static func generateHostKey() -> String { GuestToken.generate() }
+}
+
+/// The quote's two sources: the tables when the restaurant has them and
+/// they say something (a table fits the party, enough stays are known),
+/// else the waits alone.
+struct QuoteModels: Sendable {
+    let waits: WaitModel
+    let tables: TableTurns?
+
+    func quote(size: Int, ahead: Int, at time: Int64, floor: QuoteFloor?) -> WaitQuote {
+        if let tables, let floor, let quote = tables.quote(size: size, ahead: ahead, at: time, floor: floor) { return quote }
+        return waits.quote(size: size, ahead: ahead, at: time)
+    }
 }
