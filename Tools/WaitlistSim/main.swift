@@ -21,17 +21,6 @@
 import ComandaCore
 import Foundation
 
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 var seed: UInt64 = 1
 var days = 28
 var markdown = false
@@ -46,7 +35,7 @@ while let a = arguments.next() {
         exit(2)
     }
 }
-var rng = SplitMix64(state: seed)
+var rng = SplitMix64(seed: seed)
 @MainActor func uniform(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &rng) }
 
 // 2026-11-02 00:00 UTC, a Monday: the simulation's clock is UTC (the zone the model is given).
