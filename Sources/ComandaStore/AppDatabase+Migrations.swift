@@ -379,6 +379,17 @@ extension AppDatabase {
             // the waitlist's quotes learn.
             try db.execute(sql: "ALTER TABLE ocupacion ADD COLUMN limpia INTEGER")
         }
+        migrator.registerMigration("v14-floor-indexes") { db in
+            // Seating and freeing touch a table and those joined to it: found
+            // by this index, not by reading every table of the floor. A
+            // table's last occupation (`limpia` keeps its cleaning time) is
+            // found by the other, not among every occupation that ended in
+            // the same second.
+            try db.execute(sql: """
+                CREATE INDEX mesa_unida ON mesa(unida_a) WHERE unida_a IS NOT NULL;
+                CREATE INDEX ocupacion_mesa ON ocupacion(mesa_id);
+                """)
+        }
         return migrator
     }
 }

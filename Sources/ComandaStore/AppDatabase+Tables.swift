@@ -72,26 +72,31 @@ extension AppDatabase {
     public func sentar(mesaID: Int64, comensales: Int, reservationID: Int64?, unir: [Int64], camareroID: Int64?,
                        now: Int64) -> PendingWrite<Cuenta> {
         tablesWrite { db in
-            try Self.occupy(db, id: mesaID, comensales: comensales, unidaA: nil, now: now)
-            var plazas = try Self.mesa(db, id: mesaID)?.plazas ?? 0
+            let seated = try Self.occupy(db, id: mesaID, comensales: comensales, unidaA: nil, now: now)
+            var plazas = seated.plazas
             for other in unir {
-                try Self.occupy(db, id: other, comensales: nil, unidaA: mesaID, now: now)
-                plazas += try Self.mesa(db, id: other)?.plazas ?? 0
+                plazas += try Self.occupy(db, id: other, comensales: nil, unidaA: mesaID, now: now).plazas
             }
             try db.cachedStatement(sql: "INSERT INTO cuenta (mesa_id, comensales, abierta, camarero_id) VALUES (?, ?, ?, ?)")
                 .execute(arguments: [mesaID, comensales, now, camareroID])
             let cuentaID = db.lastInsertedRowID
-            try db.cachedStatement(sql: "UPDATE mesa SET cuenta_id = ? WHERE id = ? OR unida_a = ?").execute(arguments: [cuentaID, mesaID, mesaID])
+            try db.cachedStatement(sql: "UPDATE mesa SET cuenta_id = ? WHERE id = ?").execute(arguments: [cuentaID, mesaID])
+            if !unir.isEmpty {
+                try db.cachedStatement(sql: "UPDATE mesa SET cuenta_id = ? WHERE unida_a = ?").execute(arguments: [cuentaID, mesaID])
+            }
             try db.cachedStatement(sql: """
                 INSERT INTO ocupacion (mesa_id, cuenta_id, plazas, comensales, desde) VALUES (?, ?, ?, ?, ?)
                 """).execute(arguments: [mesaID, cuentaID, plazas, comensales, now])
             if let reservationID {
-                let nombre = try Self.mesa(db, id: mesaID)?.nombre
-                guard try Self.move(db, id: reservationID, .seat, now: now, mesa: nombre) != nil else {
+                guard try Self.move(db, id: reservationID, .seat, now: now, mesa: seated.nombre) != nil else {
                     throw MesaError.invalid(field: "reservation_id", problem: "must be a party that is waiting or ready")
                 }
             }
-            return try Self.cuenta(db, id: cuentaID)
+            return Cuenta(id: cuentaID, mesaID: mesaID, mesa: seated.nombre, comensales: comensales, estado: .abierta,
+                          abierta: now, cerrada: nil, camarero: try camareroID.flatMap { id in
+                              try String.fetchOne(db.cachedStatement(sql: "SELECT nombre FROM usuario WHERE id = ?"), arguments: [id])
+                                  .map { (id, $0) }
+                          }, pideCuenta: false)
         }
     }
 
@@ -103,8 +108,8 @@ extension AppDatabase {
             guard let mesa = try Self.mesa(db, id: mesaID) else { throw MesaError.notFound }
             guard mesa.estado == .ocupada, mesa.unidaA == nil else { throw MesaError.transicionNoValida(estado: mesa.estado) }
             if let cuentaID = mesa.cuentaID {
-                let cuenta = try Self.cuenta(db, id: cuentaID)
-                switch cuenta.estado {
+                let estado = try String.fetchOne(db.cachedStatement(sql: "SELECT estado FROM cuenta WHERE id = ?"), arguments: [cuentaID])
+                switch estado.flatMap(EstadoCuenta.init(rawValue:)) ?? .abierta {
                 case .cobrada, .anulada: break
                 case .abierta:
                     // No lines yet (table service adds them): an open check here is empty.
@@ -113,11 +118,14 @@ extension AppDatabase {
                 }
                 try db.cachedStatement(sql: "UPDATE ocupacion SET hasta = ? WHERE cuenta_id = ? AND hasta IS NULL").execute(arguments: [now, cuentaID])
             }
-            try db.cachedStatement(sql: """
-                UPDATE mesa SET estado = 'por_limpiar', desde = ?, cuenta_id = NULL, comensales = NULL, unida_a = NULL
-                WHERE (id = ? OR unida_a = ?) AND estado = 'ocupada'
-                """).execute(arguments: [now, mesaID, mesaID])
-            guard let freed = try Self.mesa(db, id: mesaID) else { throw MesaError.notFound }
+            let free = "UPDATE mesa SET estado = 'por_limpiar', desde = ?, cuenta_id = NULL, comensales = NULL, unida_a = NULL"
+            try db.cachedStatement(sql: "\(free) WHERE unida_a = ? AND estado = 'ocupada'").execute(arguments: [now, mesaID])
+            try db.cachedStatement(sql: "\(free) WHERE id = ? AND estado = 'ocupada'").execute(arguments: [now, mesaID])
+            var freed = mesa
+            freed.estado = .por_limpiar
+            freed.desde = now
+            freed.cuentaID = nil
+            freed.comensales = nil
             return freed
         }
     }
@@ -125,15 +133,18 @@ extension AppDatabase {
     /// Cleaned: `por_limpiar` → `libre`.
     public func limpia(mesaID: Int64, now: Int64) -> PendingWrite<Mesa> {
         tablesWrite { db in
+            guard let before = try Self.mesa(db, id: mesaID) else { throw MesaError.notFound }
             try db.cachedStatement(sql: "UPDATE mesa SET estado = 'libre', desde = ? WHERE id = ? AND estado = 'por_limpiar' AND retirada IS NULL")
                 .execute(arguments: [now, mesaID])
-            let cleaned = db.changesCount == 1
-            guard let mesa = try Self.mesa(db, id: mesaID) else { throw MesaError.notFound }
-            guard cleaned else { throw MesaError.transicionNoValida(estado: mesa.estado) }
-            // How long cleaning took, for the quotes (the table's last occupation).
+            guard db.changesCount == 1 else { throw MesaError.transicionNoValida(estado: before.estado) }
+            // How long cleaning took, for the quotes: on the table's last
+            // occupation, if it ended when the table was freed.
             try db.cachedStatement(sql: """
-                UPDATE ocupacion SET limpia = ? WHERE id = (SELECT max(id) FROM ocupacion WHERE mesa_id = ? AND hasta IS NOT NULL) AND limpia IS NULL
-                """).execute(arguments: [now, mesaID])
+                UPDATE ocupacion SET limpia = ? WHERE id = (SELECT max(id) FROM ocupacion WHERE mesa_id = ?) AND hasta = ? AND limpia IS NULL
+                """).execute(arguments: [now, mesaID, before.desde])
+            var mesa = before
+            mesa.estado = .libre
+            mesa.desde = now
             return mesa
         }
     }
@@ -177,16 +188,18 @@ extension AppDatabase {
                            arguments: [clave, id]) == nil
     }
 
-    /// `libre` → `ocupada`, checked in the statement that changes it.
-    private static func occupy(_ db: Database, id: Int64, comensales: Int?, unidaA: Int64?, now: Int64) throws {
-        try db.cachedStatement(sql: """
+    /// `libre` → `ocupada`, checked in the statement that changes it; the
+    /// table's seats and name.
+    private static func occupy(_ db: Database, id: Int64, comensales: Int?, unidaA: Int64?, now: Int64) throws
+        -> (plazas: Int, nombre: String) {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: """
             UPDATE mesa SET estado = 'ocupada', desde = ?, comensales = ?, unida_a = ?
-            WHERE id = ? AND estado = 'libre' AND retirada IS NULL
-            """).execute(arguments: [now, comensales, unidaA, id])
-        guard db.changesCount == 1 else {
+            WHERE id = ? AND estado = 'libre' AND retirada IS NULL RETURNING plazas, nombre
+            """), arguments: [now, comensales, unidaA, id]) else {
             guard let mesa = try mesa(db, id: id) else { throw MesaError.notFound }
             throw MesaError.transicionNoValida(estado: mesa.estado)
         }
+        return (row["plazas"], row["nombre"])
     }
 
     static func cuenta(_ db: Database, id: Int64) throws -> Cuenta {

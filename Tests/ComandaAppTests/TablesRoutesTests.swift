@@ -149,12 +149,12 @@ import Testing
             #expect(try quote(9).basis.hasPrefix("Sin historial suficiente"))
             let mesa = try c.postJSON("/mesas", #"{"nombre": "T1", "plazas": 4}"#, token: boss)
             let id = try #require((mesa.json as? [String: Any])?["id"] as? Int)
-            // Twelve stays of an hour, each cleaned in five minutes.
+            // Twelve stays of an hour, each cleaned in four minutes (kept by `limpia`).
             for _ in 0..<12 {
                 #expect(try c.postJSON("/mesas/\(id)/sentar", #"{"comensales": 4}"#, token: host).status == 201)
                 clock.advance(3_600)
                 #expect(try c.postJSON("/mesas/\(id)/liberar", "{}", token: host).status == 200)
-                clock.advance(300)
+                clock.advance(240)
                 #expect(try c.postJSON("/mesas/\(id)/limpia", "{}", token: host).status == 200)
             }
             // The quotes learn at the top of the hour; the table sits a party, ten minutes ago.
@@ -162,10 +162,10 @@ import Testing
             #expect(try c.postJSON("/mesas/\(id)/sentar", #"{"comensales": 2}"#, token: host).status == 201)
             clock.advance(600)
             let first = try quote(3)
-            #expect(first.minutes == 55, "\(first.basis)")            // 50 min left, 5 to clean
+            #expect(first.minutes == 54, "\(first.basis)")            // 50 min left, 4 to clean
             #expect(first.basis.hasPrefix("Según las mesas de 4 plazas (1 de 1 ocupadas o por limpiar) y 12 estancias"))
             let second = try quote(4)
-            #expect(second.minutes == 55 + 2 + 60 + 5, "\(second.basis)") // behind the first party's whole turn
+            #expect(second.minutes == 54 + 2 + 60 + 4, "\(second.basis)") // behind the first party's whole turn
             // A party no table holds: the quote from the waits.
             #expect(try quote(9).basis.hasPrefix("Sin historial suficiente"))
         }
