@@ -199,6 +199,14 @@ RESERVATION = {
     "mesa": {"type": ["string", "null"], "description": "The name of the table the party was seated at, else null."},
 }
 FLOOR = staff_of("anfitrion", "camarero")
+WAITERS = staff_of("camarero")
+CUENTA_ID = path_param("id", "The check's id.")
+LINEA_ID = path_param("linea", "The line's id (of that check).")
+COMANDA_ID = path_param("comanda", "The comanda's id (of that check).")
+LINEA_STATES = ["pendiente", "en_espera", "marchada", "preparada", "servida", "anulada"]
+COMANDA_STATES = ["en_espera", "marchada", "preparada", "servida"]
+CURSO = {"type": "integer", "minimum": 1, "maximum": 5, "description": "1 Primeros, 2 Segundos, 3 Postres, 4 Cuarto, 5 Quinto."}
+PERSONA = {"anyOf": [obj({"id": INTEGER_ID, "nombre": {"type": "string"}}), {"type": "null"}]}
 MESA_ID = path_param("id", "The table's id.")
 MESA_STATES = ["libre", "ocupada", "por_limpiar"]
 GUEST_TOKEN = path_param("token", "The guest's token, from `guestUrl`.", {"type": "string"})
@@ -274,10 +282,25 @@ SCHEMAS = {
     "Cuenta": obj({
         "id": INTEGER_ID, "mesa_id": INTEGER_ID, "mesa": {"type": "string"}, "comensales": {"type": "integer", "minimum": 1},
         "estado": {"type": "string", "enum": ["abierta", "cobrada", "anulada"]}, "abierta": TIME, "cerrada": nullable(TIME),
-        "camarero": {"anyOf": [obj({"id": INTEGER_ID, "nombre": {"type": "string"}}), {"type": "null"}]},
-        "lineas": {"type": "array", "items": {"type": "object"}}, "total": MONEY, "cobrado": MONEY, "pendiente": MONEY,
+        "camarero": PERSONA,
+        "lineas": {"type": "array", "items": ref("LineaCuenta")}, "total": MONEY, "cobrado": MONEY, "pendiente": MONEY,
         "propinas": MONEY, "pide_cuenta": {"type": "boolean"}, "facturas": {"type": "array", "items": INTEGER_ID},
-    }, description="A table's check, opened by seating it (its lines come with table service)."),
+    }, description="A table's check, opened by seating it, with its lines."),
+    "LineaCuenta": obj({
+        "id": INTEGER_ID, "plato_id": INTEGER_ID, "nombre": {"type": "string"}, "precio_unitario": MONEY,
+        "cantidad": {"type": "integer", "minimum": 1, "maximum": 100},
+        "opciones": {"type": "array", "items": obj({"grupo": {"type": "string"}, "valor": {"type": "string"}, "precio": MONEY})},
+        "notas": {"type": "string", "maxLength": 200}, "curso": CURSO, "estado": {"type": "string", "enum": LINEA_STATES},
+        "origen": {"type": "string", "enum": ["camarero", "cliente"]},
+        "comanda_id": {"type": ["integer", "null"], "minimum": 1}, "subtotal": MONEY,
+        "iva": {"type": "integer", "enum": [0, 4, 10, 21]},
+    }, description="A line of a check: price (dish plus options), name and VAT rate frozen when added."),
+    "Comanda": obj({
+        "id": INTEGER_ID, "cuenta_id": INTEGER_ID, "mesa": {"type": "string"}, "curso": CURSO,
+        "estado": {"type": "string", "enum": COMANDA_STATES}, "enviada": TIME, "marchada": nullable(TIME),
+        "preparada": nullable(TIME), "camarero": PERSONA, "lineas": {"type": "array", "items": ref("LineaCuenta")},
+    }, description="What the kitchen receives: one course of one send."),
+    "Comandas": obj({"comandas": {"type": "array", "items": ref("Comanda")}}),
     "InformeMesas": obj({
         "desde": {"type": "string"}, "hasta": {"type": "string"},
         "por_plazas": {"type": "array", "items": obj({
@@ -349,6 +372,15 @@ REQUESTS = {
                             "description": "Other free tables for the same party."}},
                   required=["comensales"], extra=True),
     "Rechazar": obj({"motivo": {"type": "string", "minLength": 1, "maxLength": 300}}, extra=True),
+    "NuevaLineaCuenta": obj({
+        "plato_id": INTEGER_ID, "cantidad": {"type": "integer", "minimum": 1, "maximum": 100, "default": 1},
+        "curso": {**CURSO, "default": 1}, "notas": {"type": "string", "maxLength": 200, "default": ""},
+        "opciones": {"type": "array", "items": INTEGER_ID, "description": "The chosen values' ids."}},
+        required=["plato_id"], extra=True),
+    "CambiosLineaCuenta": obj({"cantidad": {"type": "integer", "minimum": 1, "maximum": 100}, "curso": CURSO,
+                               "notas": {"type": "string", "maxLength": 200}}, required=[], extra=True),
+    "Marchar": obj({"curso": CURSO}, extra=True),
+    "Anular": obj({"motivo": {"type": "string", "minLength": 1, "maxLength": 200}}, extra=True),
     "NuevoPlato": obj({
         "nombre": {"type": "string", "minLength": 1, "maxLength": 100},
         "descripcion": {"type": "string", "maxLength": 1000},
@@ -618,6 +650,53 @@ PATHS = {
     "/mesas/{id}/limpia": {"post": op(
         "Cleaned: `libre` again.", FLOOR, {"200": ok(ref("Mesa")), "409": error("`transicion_no_valida`: not `por_limpiar`.")},
         params=[MESA_ID], tags=["Dining room"], operation_id="limpia")},
+    "/cuentas": {"get": op(
+        "The open checks, oldest first; `?estado=cobrada|anulada` with `desde`/`hasta` (the restaurant's days) for closed ones.",
+        WAITERS, {"200": ok({"type": "array", "items": ref("Cuenta")})},
+        params=[query("estado", "abierta (default), cobrada or anulada.", {"type": "string", "enum": ["abierta", "cobrada", "anulada"]}),
+                query("desde", "YYYY-MM-DD.", {"type": "string"}), query("hasta", "YYYY-MM-DD.", {"type": "string"})],
+        tags=["Table service"], operation_id="cuentas")},
+    "/cuentas/{id}": {"get": op("One check with its lines.", WAITERS, {"200": ok(ref("Cuenta"))}, params=[CUENTA_ID],
+                                tags=["Table service"], operation_id="cuenta")},
+    "/cuentas/{id}/lineas": {"post": op(
+        "Add a line (`pendiente`): always a new line, its price, name and VAT rate frozen now.", WAITERS,
+        {"201": ok(ref("LineaCuenta"), "Added."), "409": error("`plato_agotado` (sold out) or `cuenta_cerrada`.")},
+        params=[CUENTA_ID], request=body(REQUESTS["NuevaLineaCuenta"]), tags=["Table service"], operation_id="addLineaCuenta")},
+    "/cuentas/{id}/lineas/{linea}": {
+        "patch": op("Change a `pendiente` line.", WAITERS,
+                    {"200": ok(ref("LineaCuenta")), "409": error("`linea_enviada` or `cuenta_cerrada`.")},
+                    params=[CUENTA_ID, LINEA_ID], request=body(REQUESTS["CambiosLineaCuenta"]), tags=["Table service"],
+                    operation_id="updateLineaCuenta"),
+        "delete": op("Delete a `pendiente` line.", WAITERS,
+                     {"204": NO_CONTENT, "409": error("`linea_enviada` or `cuenta_cerrada`.")},
+                     params=[CUENTA_ID, LINEA_ID], tags=["Table service"], operation_id="deleteLineaCuenta")},
+    "/cuentas/{id}/lineas/{linea}/anular": {"post": op(
+        "Void a sent line, with a reason.", staff("gerente"),
+        {"200": ok(ref("LineaCuenta")), "409": error("`linea_no_enviada` (delete it instead), `transicion_no_valida` "
+                                                     "(already voided) or `cuenta_cerrada`.")},
+        params=[CUENTA_ID, LINEA_ID], request=body(REQUESTS["Anular"]), tags=["Table service"], operation_id="anularLinea")},
+    "/cuentas/{id}/enviar": {"post": op(
+        "Send every `pendiente` line: one comanda per course, course 1 `marchada` at once, later courses `en_espera`.", WAITERS,
+        {"200": ok(ref("Comandas")), "409": error("`cuenta_cerrada`.")},
+        params=[CUENTA_ID], tags=["Table service"], operation_id="enviar",
+        description="Nothing pending is 422 `nada_que_enviar`.")},
+    "/cuentas/{id}/marchar": {"post": op(
+        "Fire the held comandas of a course.", WAITERS,
+        {"200": ok(ref("Comandas")), "409": error("`nada_que_marchar` or `cuenta_cerrada`.")},
+        params=[CUENTA_ID], request=body(REQUESTS["Marchar"]), tags=["Table service"], operation_id="marchar")},
+    "/cuentas/{id}/comandas/{comanda}/servida": {"post": op(
+        "A ready comanda taken to the table: `preparada` → `servida`.", WAITERS,
+        {"200": ok(ref("Comanda")), "409": error("`transicion_no_valida` or `cuenta_cerrada`.")},
+        params=[CUENTA_ID, COMANDA_ID], tags=["Table service"], operation_id="servida")},
+    "/cocina/comandas": {"get": op(
+        "The kitchen's comandas: `marchada` and `preparada` by default, oldest fired first.", staff("cocina"),
+        {"200": ok({"type": "array", "items": ref("Comanda")}, headers=ETAG), "304": NOT_MODIFIED},
+        params=[query("estado", "States separated by commas.", {"type": "string", "pattern": "^(en_espera|marchada|preparada|servida)(,(en_espera|marchada|preparada|servida))*$"})],
+        tags=["Kitchen"], operation_id="comandasCocina")},
+    "/cocina/comandas/{id}/preparada": {"post": op(
+        "Ready: `marchada` → `preparada`.", staff("cocina"),
+        {"200": ok(ref("Comanda")), "409": error("`transicion_no_valida`.")},
+        params=[path_param("id", "The comanda's id.")], tags=["Kitchen"], operation_id="preparada")},
     "/informes/mesas": {"get": op(
         "The tables' turn times: occupations that ended (`liberar`) on the restaurant's days `desde`…`hasta`, per table size.",
         staff("gerente"), {"200": ok(ref("InformeMesas"))},

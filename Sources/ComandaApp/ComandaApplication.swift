@@ -54,6 +54,7 @@ public final class ComandaApplication: HTTPResponder {
                                        zone: configuration.timeZone, changed: WaitlistLive.publisher(hub: hub, logger: logger))
         let tables = TablesService(database: database, waitlist: waitlist, zone: configuration.timeZone, now: now,
                                    changed: TablesLive.publisher(hub: hub, logger: logger))
+        let checks = ChecksService(database: database, now: now, zone: configuration.timeZone)
         let key: String
         do {
             key = try database.queueHostKey(configured: configuration.queueHostKey, generate: WaitlistService.generateHostKey)
@@ -77,6 +78,7 @@ public final class ComandaApplication: HTTPResponder {
             ReportRoutes(reports: ReportService(database: database, zone: configuration.timeZone, now: now)),
             WaitlistRoutes(waitlist: waitlist, pages: staticFiles),
             TablesRoutes(tables: tables),
+            ChecksRoutes(checks: checks),
             LiveRoutes(hub: hub, waitlist: waitlist, kitchen: kitchen, orders: orders, tables: tables, streams: streams, logger: logger),
             LegacyQueueRoutes(base: configuration.queuePath, hostKey: key, waitlist: waitlist),
         ]

@@ -170,8 +170,8 @@ public enum NaturalOrder {
     }
 }
 
-/// A table's check (`Cuenta`), opened by seating it. Its lines, payments and
-/// invoices come with table service and the bill; until then it is empty.
+/// A table's check (`Cuenta`), opened by seating it, with its lines
+/// (table service). Payments and invoices come with the bill.
 public struct Cuenta: Sendable, Equatable {
     public var id: Int64
     public var mesaID: Int64
@@ -184,6 +184,11 @@ public struct Cuenta: Sendable, Equatable {
     /// The staff user who seated the table (nil if that user is gone).
     public var camarero: (id: Int64, nombre: String)?
     public var pideCuenta: Bool
+    /// Its lines, oldest first (empty where an answer does not carry them).
+    public var lineas: [LineaCuenta] = []
+
+    /// The sum of the lines' subtotals (voided ones count 0), in cents.
+    public var totalCentimos: Int { lineas.reduce(0) { $0 + $1.subtotalCentimos } }
 
     public init(id: Int64, mesaID: Int64, mesa: String, comensales: Int, estado: EstadoCuenta, abierta: Int64,
                 cerrada: Int64? = nil, camarero: (id: Int64, nombre: String)? = nil, pideCuenta: Bool = false) {
@@ -201,7 +206,7 @@ public struct Cuenta: Sendable, Equatable {
     public static func == (a: Cuenta, b: Cuenta) -> Bool {
         a.id == b.id && a.mesaID == b.mesaID && a.mesa == b.mesa && a.comensales == b.comensales && a.estado == b.estado
             && a.abierta == b.abierta && a.cerrada == b.cerrada && a.camarero?.id == b.camarero?.id
-            && a.camarero?.nombre == b.camarero?.nombre && a.pideCuenta == b.pideCuenta
+            && a.camarero?.nombre == b.camarero?.nombre && a.pideCuenta == b.pideCuenta && a.lineas == b.lineas
     }
 }
 

@@ -112,7 +112,7 @@ extension AppDatabase {
                 switch estado.flatMap(EstadoCuenta.init(rawValue:)) ?? .abierta {
                 case .cobrada, .anulada: break
                 case .abierta:
-                    // No lines yet (table service adds them): an open check here is empty.
+                    // Open: only with nothing to pay (no lines, or all voided).
                     guard try Self.cuentaTotal(db, id: cuentaID) == 0 else { throw MesaError.cuentaPendiente }
                     try db.cachedStatement(sql: "UPDATE cuenta SET estado = 'anulada', cerrada = ? WHERE id = ?").execute(arguments: [now, cuentaID])
                 }
@@ -214,7 +214,4 @@ extension AppDatabase {
                       estado: EstadoCuenta(rawValue: row["estado"]) ?? .abierta, abierta: row["abierta"], cerrada: row["cerrada"],
                       camarero: camareroID.flatMap { id in camareroNombre.map { (id, $0) } }, pideCuenta: row["pide_cuenta"])
     }
-
-    /// A check's total in cents: 0 until table service adds lines.
-    private static func cuentaTotal(_ db: Database, id: Int64) throws -> Int { 0 }
 }

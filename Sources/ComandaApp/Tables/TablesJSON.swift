@@ -26,37 +26,6 @@ enum TablesJSON {
         }
     }
 
-    /// A check (`Cuenta`): empty until table service gives it lines.
-    static func cuenta(_ c: Cuenta) -> String {
-        JSONWriter.write(capacity: 320) { w in
-            w.object { w in
-                w.key("abierta"); w.time(c.abierta)
-                w.key("camarero")
-                if let camarero = c.camarero {
-                    w.object { w in
-                        w.key("id"); w.int(camarero.id)
-                        w.key("nombre"); w.string(camarero.nombre)
-                    }
-                } else {
-                    w.null()
-                }
-                w.key("cerrada"); w.time(c.cerrada)
-                w.key("cobrado"); w.money(0)
-                w.key("comensales"); w.int(c.comensales)
-                w.key("estado"); w.string(c.estado.rawValue)
-                w.key("facturas"); w.array { _ in }
-                w.key("id"); w.int(c.id)
-                w.key("lineas"); w.array { _ in }
-                w.key("mesa"); w.string(c.mesa)
-                w.key("mesa_id"); w.int(c.mesaID)
-                w.key("pendiente"); w.money(0)
-                w.key("pide_cuenta"); w.bool(c.pideCuenta)
-                w.key("propinas"); w.money(0)
-                w.key("total"); w.money(0)
-            }
-        }
-    }
-
     static func informe(_ informe: InformeMesas, desde: String, hasta: String) -> String {
         JSONWriter.write(capacity: 400) { w in
             w.object { w in

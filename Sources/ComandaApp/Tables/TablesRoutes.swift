@@ -56,7 +56,7 @@ struct TablesRoutes: Feature {
             }
             return r.after(tables.sentar(mesaID: id, comensales: comensales, reservationID: reservation.map(Int64.init),
                                          unir: unir, camareroID: try r.usuario.id)) { cuenta in
-                var response = HTTPResponse.json(TablesJSON.cuenta(cuenta), status: .created)
+                var response = HTTPResponse.json(ChecksJSON.cuenta(cuenta), status: .created)
                 response.headers.add("Location", "/cuentas/\(cuenta.id)")
                 return response
             }

@@ -1,0 +1,106 @@
+import ComandaCore
+
+/// Table service as the API shows it (`JSONWriter`, keys sorted).
+enum ChecksJSON {
+    /// A check (`Cuenta`) with its lines; nothing is paid until the bill.
+    static func cuenta(_ c: Cuenta) -> String {
+        JSONWriter.write(capacity: 360 + c.lineas.count * 260) { $0.cuenta(c) }
+    }
+
+    static func cuentas(_ list: [Cuenta]) -> String {
+        JSONWriter.write(capacity: 64 + list.count * 600) { w in w.array(list) { w, c in w.cuenta(c) } }
+    }
+
+    static func linea(_ l: LineaCuenta) -> String {
+        JSONWriter.write(capacity: 260) { $0.linea(l) }
+    }
+
+    static func comanda(_ c: Comanda) -> String {
+        JSONWriter.write(capacity: 300 + c.lineas.count * 260) { $0.comanda(c) }
+    }
+
+    /// `{"comandas": […]}`.
+    static func comandas(_ list: [Comanda]) -> String {
+        JSONWriter.write(capacity: 64 + list.count * 600) { w in
+            w.object { w in
+                w.key("comandas"); w.array(list) { w, c in w.comanda(c) }
+            }
+        }
+    }
+
+    /// The kitchen's list: a bare array.
+    static func cocina(_ list: [Comanda]) -> String {
+        JSONWriter.write(capacity: 64 + list.count * 600) { w in w.array(list) { w, c in w.comanda(c) } }
+    }
+}
+
+extension JSONWriter {
+    mutating func persona(_ p: Persona?) {
+        guard let p else { null(); return }
+        object { w in
+            w.key("id"); w.int(p.id)
+            w.key("nombre"); w.string(p.nombre)
+        }
+    }
+
+    mutating func cuenta(_ c: Cuenta) {
+        let total = c.totalCentimos
+        object { w in
+            w.key("abierta"); w.time(c.abierta)
+            w.key("camarero"); w.persona(c.camarero.map { Persona(id: $0.id, nombre: $0.nombre) })
+            w.key("cerrada"); w.time(c.cerrada)
+            w.key("cobrado"); w.money(0)
+            w.key("comensales"); w.int(c.comensales)
+            w.key("estado"); w.string(c.estado.rawValue)
+            w.key("facturas"); w.array { _ in }
+            w.key("id"); w.int(c.id)
+            w.key("lineas"); w.array(c.lineas) { w, l in w.linea(l) }
+            w.key("mesa"); w.string(c.mesa)
+            w.key("mesa_id"); w.int(c.mesaID)
+            w.key("pendiente"); w.money(total)
+            w.key("pide_cuenta"); w.bool(c.pideCuenta)
+            w.key("propinas"); w.money(0)
+            w.key("total"); w.money(total)
+        }
+    }
+
+    mutating func linea(_ l: LineaCuenta) {
+        object { w in
+            w.key("cantidad"); w.int(l.cantidad)
+            w.key("comanda_id"); w.int(l.comandaID)
+            w.key("curso"); w.int(l.curso)
+            w.key("estado"); w.string(l.estado.rawValue)
+            w.key("id"); w.int(l.id)
+            w.key("iva"); w.int(l.iva)
+            w.key("nombre"); w.string(l.nombre)
+            w.key("notas"); w.string(l.notas)
+            w.key("opciones")
+            w.array(l.opciones) { w, o in
+                w.object { w in
+                    w.key("grupo"); w.string(o.grupo)
+                    w.key("precio"); w.money(o.precioCentimos)
+                    w.key("valor"); w.string(o.valor)
+                }
+            }
+            w.key("origen"); w.string(l.origen.rawValue)
+            w.key("plato_id"); w.int(l.platoID)
+            w.key("precio_unitario"); w.money(l.precioUnitarioCentimos)
+            w.key("subtotal"); w.money(l.subtotalCentimos)
+        }
+    }
+
+    mutating func comanda(_ c: Comanda) {
+        object { w in
+            w.key("camarero"); w.persona(c.camarero)
+            w.key("cuenta_id"); w.int(c.cuentaID)
+            w.key("curso"); w.int(c.curso)
+            w.key("enviada"); w.time(c.enviada)
+            w.key("estado"); w.string(c.estado.rawValue)
+            w.key("id"); w.int(c.id)
+            w.key("lineas"); w.array(c.lineas) { w, l in w.linea(l) }
+            w.key("marchada"); w.time(c.marchada)
+            w.key("mesa"); w.string(c.mesa)
+            w.key("preparada"); w.time(c.preparada)
+        }
+    }
+}

@@ -1,0 +1,226 @@
+import Foundation
+
+/// Table service: a check's lines and the comandas that carry them to the
+/// kitchen. The lines' life is a table of moves, like the kitchen's and the
+/// floor's; a comanda moves its lines together.
+
+/// A check line's state.
+public enum EstadoLinea: String, Sendable, CaseIterable {
+    /// On the check, not yet sent: the waiter may change or delete it.
+    case pendiente
+    /// Sent, its course held until the waiter fires it.
+    case en_espera
+    /// The kitchen is to cook it now.
+    case marchada
+    /// The kitchen has it ready.
+    case preparada
+    /// At the table.
+    case servida
+    /// Voided after it was sent (the manager, with a reason).
+    case anulada
+
+    /// The state after `move`, or nil when `move` does not start here.
+    public func after(_ move: MovimientoLinea) -> EstadoLinea? {
+        MovimientoLinea.table[move]?[self]
+    }
+}
+
+/// The moves of a check line.
+public enum MovimientoLinea: String, Sendable, CaseIterable {
+    /// Sent to the kitchen (its course held: course 1 is fired at once).
+    case enviar
+    /// Its course fired.
+    case marchar
+    /// Cooked.
+    case preparar
+    /// Taken to the table.
+    case servir
+    /// Voided by the manager.
+    case anular
+
+    /// From → to, per move. Anything not listed is refused.
+    static let table: [MovimientoLinea: [EstadoLinea: EstadoLinea]] = [
+        .enviar: [.pendiente: .en_espera],
+        .marchar: [.en_espera: .marchada],
+        .preparar: [.marchada: .preparada],
+        .servir: [.preparada: .servida],
+        .anular: [.en_espera: .anulada, .marchada: .anulada, .preparada: .anulada, .servida: .anulada],
+    ]
+
+    /// The states the move starts from, for the statement that checks them.
+    public var from: [EstadoLinea] {
+        EstadoLinea.allCases.filter { $0.after(self) != nil }
+    }
+}
+
+/// A comanda's state: its lines' (voided lines aside).
+public enum EstadoComanda: String, Sendable, CaseIterable {
+    case en_espera, marchada, preparada, servida
+
+    /// The lines' state this comanda state stands for.
+    public var linea: EstadoLinea {
+        switch self {
+        case .en_espera: .en_espera
+        case .marchada: .marchada
+        case .preparada: .preparada
+        case .servida: .servida
+        }
+    }
+}
+
+/// Who added a line: the waiter, or the guests through the table's link.
+public enum OrigenLinea: String, Sendable, CaseIterable {
+    case camarero, cliente
+}
+
+/// A chosen option of a line, frozen with it: the group's and the value's
+/// names and the value's price in cents.
+public struct OpcionElegida: Sendable, Equatable {
+    public var grupo: String
+    public var valor: String
+    public var precioCentimos: Int
+
+    public init(grupo: String, valor: String, precioCentimos: Int) {
+        self.grupo = grupo
+        self.valor = valor
+        self.precioCentimos = precioCentimos
+    }
+}
+
+/// One line of a check (`LineaCuenta`).
+public struct LineaCuenta: Sendable, Equatable {
+    public var id: Int64
+    public var cuentaID: Int64
+    public var platoID: Int64
+    /// The dish's name, frozen when the line was added.
+    public var nombre: String
+    /// The dish's price plus its options' prices, in cents, frozen when added.
+    public var precioUnitarioCentimos: Int
+    public var cantidad: Int
+    public var opciones: [OpcionElegida]
+    public var notas: String
+    public var curso: Int
+    public var estado: EstadoLinea
+    public var origen: OrigenLinea
+    public var comandaID: Int64?
+    /// The dish's VAT rate (0, 4, 10, 21), frozen when added.
+    public var iva: Int
+
+    public init(id: Int64, cuentaID: Int64, platoID: Int64, nombre: String, precioUnitarioCentimos: Int, cantidad: Int,
+                opciones: [OpcionElegida] = [], notas: String = "", curso: Int = 1, estado: EstadoLinea = .pendiente,
+                origen: OrigenLinea = .camarero, comandaID: Int64? = nil, iva: Int = 10) {
+        self.id = id
+        self.cuentaID = cuentaID
+        self.platoID = platoID
+        self.nombre = nombre
+        self.precioUnitarioCentimos = precioUnitarioCentimos
+        self.cantidad = cantidad
+        self.opciones = opciones
+        self.notas = notas
+        self.curso = curso
+        self.estado = estado
+        self.origen = origen
+        self.comandaID = comandaID
+        self.iva = iva
+    }
+
+    /// `precio_unitario` × `cantidad`, 0 when voided.
+    public var subtotalCentimos: Int { estado == .anulada ? 0 : precioUnitarioCentimos * cantidad }
+}
+
+/// What the kitchen receives: one course of one send (`Comanda`).
+public struct Comanda: Sendable, Equatable {
+    public var id: Int64
+    public var cuentaID: Int64
+    /// The table's name when it was sent.
+    public var mesa: String
+    public var curso: Int
+    public var estado: EstadoComanda
+    public var enviada: Int64
+    public var marchada: Int64?
+    public var preparada: Int64?
+    public var camarero: Persona?
+    public var lineas: [LineaCuenta]
+
+    public init(id: Int64, cuentaID: Int64, mesa: String, curso: Int, estado: EstadoComanda, enviada: Int64,
+                marchada: Int64? = nil, preparada: Int64? = nil, camarero: Persona? = nil, lineas: [LineaCuenta] = []) {
+        self.id = id
+        self.cuentaID = cuentaID
+        self.mesa = mesa
+        self.curso = curso
+        self.estado = estado
+        self.enviada = enviada
+        self.marchada = marchada
+        self.preparada = preparada
+        self.camarero = camarero
+        self.lineas = lineas
+    }
+}
+
+/// A staff member as an answer names them: id and name.
+public struct Persona: Sendable, Equatable {
+    public var id: Int64
+    public var nombre: String
+
+    public init(id: Int64, nombre: String) {
+        self.id = id
+        self.nombre = nombre
+    }
+}
+
+/// Why a change to a check was refused.
+public enum CuentaError: Error, Equatable, Sendable {
+    case notFound
+    case lineaNotFound
+    case comandaNotFound
+    /// The check is not `abierta`.
+    case cerrada
+    /// Changing or deleting a line already sent.
+    case lineaEnviada
+    /// Voiding a line not yet sent (delete it instead).
+    case lineaNoEnviada
+    /// A sold-out dish.
+    case platoAgotado(nombre: String)
+    case nadaQueEnviar
+    case nadaQueMarchar
+    case transicionNoValida(estado: String)
+    case invalid(field: String, problem: String)
+}
+
+/// The rules of a check's lines, in one place for every route that takes them.
+public enum CuentaRules {
+    /// The kitchen's names of the courses 1…5.
+    public static let cursos = ["Primeros", "Segundos", "Postres", "Cuarto", "Quinto"]
+
+    public static func cantidad(_ n: Int) throws(CuentaError) -> Int {
+        guard (1...100).contains(n) else { throw .invalid(field: "cantidad", problem: "must be 1 to 100") }
+        return n
+    }
+
+    public static func curso(_ n: Int) throws(CuentaError) -> Int {
+        guard (1...5).contains(n) else { throw .invalid(field: "curso", problem: "must be 1 to 5") }
+        return n
+    }
+
+    /// Notes: 0…200 characters, trimmed, no control or direction-override characters.
+    public static func notas(_ text: String) throws(CuentaError) -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard trimmed.count <= 200 else { throw .invalid(field: "notas", problem: "must be at most 200 characters") }
+        guard !TextRules.hasForbiddenScalar(trimmed, allowNewline: true) else { throw .invalid(field: "notas", problem: TextRules.problem) }
+        return trimmed
+    }
+
+    /// A void's reason: 1…200 characters.
+    public static func motivo(_ text: String) throws(CuentaError) -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...200).contains(trimmed.count) else { throw .invalid(field: "motivo", problem: "must be 1 to 200 characters") }
+        guard !TextRules.hasForbiddenScalar(trimmed) else { throw .invalid(field: "motivo", problem: TextRules.problem) }
+        return trimmed
+    }
+
+    /// The comandas a send makes: one per course present, in course order;
+    /// course 1 fired at once, every other course held.
+    public static func envio(cursos: Set<Int>) -> [(curso: Int, estado: EstadoComanda)] {
+        cursos.sorted().map { ($0, $0 == 1 ? .marchada : .en_espera) }
+    }
+}

@@ -1,0 +1,287 @@
+import ComandaCore
+import Foundation
+import GRDB
+
+/// Table service: a check's lines and the comandas that carry them to the
+/// kitchen. Every move is one transaction whose UPDATE checks the state it
+/// starts from in the statement that changes it: two waiters sending the
+/// same check send each line once.
+extension AppDatabase {
+    static let lineaColumns = """
+        id, cuenta_id, plato_id, nombre, precio_unitario, cantidad, opciones, notas, curso, estado, origen, comanda_id, iva
+        """
+    static let comandaColumns = """
+        c.id, c.cuenta_id, c.mesa, c.curso, c.estado, c.enviada, c.marchada, c.preparada,
+        u.id AS camarero_id, u.nombre AS camarero_nombre
+        """
+
+    private func checksWrite<T>(_ body: @escaping @Sendable (Database) throws -> T) -> PendingWrite<T> {
+        PendingWrite(self, mapError: Self.checksError, body)
+    }
+
+    @Sendable private static func checksError(_ error: any Error) -> any Error {
+        error as? CuentaError ?? StoreError(error)
+    }
+
+    // MARK: - Reading
+
+    /// A check with its lines; nil if unknown.
+    public func cuentaConLineas(id: Int64) throws(StoreError) -> Cuenta? {
+        try read { db in try Self.cuentaConLineas(db, id: id) }
+    }
+
+    /// The checks in `estado` (the open ones oldest first; the closed ones
+    /// closed in `[desde, hasta)`, newest first), with their lines.
+    public func cuentas(estado: EstadoCuenta, cerradasDesde start: Int64 = 0, hasta end: Int64 = .max) throws(StoreError) -> [Cuenta] {
+        try read { db in
+            let ids: [Int64]
+            if estado == .abierta {
+                ids = try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM cuenta WHERE estado = 'abierta' ORDER BY abierta, id"))
+            } else {
+                ids = try Int64.fetchAll(db.cachedStatement(sql: """
+                    SELECT id FROM cuenta WHERE estado = ? AND cerrada >= ? AND cerrada < ? ORDER BY cerrada DESC, id DESC
+                    """), arguments: [estado.rawValue, start, end])
+            }
+            return try ids.compactMap { try Self.cuentaConLineas(db, id: $0) }
+        }
+    }
+
+    /// The kitchen's comandas in `estados`, oldest fired first (ties by id).
+    public func comandasCocina(estados: [EstadoComanda]) throws(StoreError) -> [Comanda] {
+        try read { db in
+            let marks = estados.map { _ in "?" }.joined(separator: ", ")
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT \(Self.comandaColumns) FROM comanda c LEFT JOIN usuario u ON u.id = c.camarero_id
+                WHERE c.estado IN (\(marks)) ORDER BY c.marchada IS NULL, c.marchada, c.id
+                """, arguments: StatementArguments(estados.map(\.rawValue)))
+            return try rows.map { try Self.comanda(db, row: $0) }
+        }
+    }
+
+    /// One comanda; nil if unknown.
+    public func comanda(id: Int64) throws(StoreError) -> Comanda? {
+        try read { db in try Self.comanda(db, id: id) }
+    }
+
+    // MARK: - Lines
+
+    /// A new `pendiente` line: the dish's name, price (plus its options',
+    /// none until dishes have options) and VAT rate frozen now.
+    public func addLineaCuenta(cuentaID: Int64, platoID: Int64, cantidad: Int, curso: Int, notas: String,
+                               opciones: [Int64], origen: OrigenLinea) -> PendingWrite<LineaCuenta> {
+        checksWrite { db in
+            try Self.openCuenta(db, id: cuentaID)
+            guard let dish = try Row.fetchOne(db.cachedStatement(sql: """
+                SELECT nombre, precio_centimos, disponible, retirado_en, iva FROM plato WHERE id = ?
+                """), arguments: [platoID]), (dish["retirado_en"] as Int64?) == nil else {
+                throw CuentaError.invalid(field: "plato_id", problem: "is not a dish on the menu")
+            }
+            guard dish["disponible"] as Bool else { throw CuentaError.platoAgotado(nombre: dish["nombre"]) }
+            // No dish has options yet: any named value is not one of this dish's.
+            guard opciones.isEmpty else { throw CuentaError.invalid(field: "opciones", problem: "names values this dish does not have") }
+            try db.cachedStatement(sql: """
+                INSERT INTO linea_cuenta (cuenta_id, plato_id, nombre, precio_unitario, cantidad, notas, curso, origen, iva)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [cuentaID, platoID, dish["nombre"] as String, dish["precio_centimos"] as Int, cantidad,
+                                         notas, curso, origen.rawValue, dish["iva"] as Int])
+            guard let linea = try Self.lineaCuenta(db, cuentaID: cuentaID, id: db.lastInsertedRowID) else { throw CuentaError.lineaNotFound }
+            return linea
+        }
+    }
+
+    /// Changes a `pendiente` line (nil: keep).
+    public func updateLineaCuenta(cuentaID: Int64, lineaID: Int64, cantidad: Int?, curso: Int?, notas: String?) -> PendingWrite<LineaCuenta> {
+        checksWrite { db in
+            try Self.openCuenta(db, id: cuentaID)
+            try Self.pendingLinea(db, cuentaID: cuentaID, id: lineaID)
+            try db.cachedStatement(sql: """
+                UPDATE linea_cuenta SET cantidad = coalesce(?, cantidad), curso = coalesce(?, curso), notas = coalesce(?, notas)
+                WHERE id = ? AND estado = 'pendiente'
+                """).execute(arguments: [cantidad, curso, notas, lineaID])
+            guard let linea = try Self.lineaCuenta(db, cuentaID: cuentaID, id: lineaID) else { throw CuentaError.lineaNotFound }
+            return linea
+        }
+    }
+
+    /// Deletes a `pendiente` line.
+    public func deleteLineaCuenta(cuentaID: Int64, lineaID: Int64) -> PendingWrite<Void> {
+        checksWrite { db in
+            try Self.openCuenta(db, id: cuentaID)
+            try Self.pendingLinea(db, cuentaID: cuentaID, id: lineaID)
+            try db.cachedStatement(sql: "DELETE FROM linea_cuenta WHERE id = ? AND estado = 'pendiente'").execute(arguments: [lineaID])
+        }
+    }
+
+    /// Voids a sent line (the manager, with a reason).
+    public func anularLineaCuenta(cuentaID: Int64, lineaID: Int64, motivo: String, now: Int64) -> PendingWrite<(LineaCuenta, Comanda?)> {
+        checksWrite { db in
+            try Self.openCuenta(db, id: cuentaID)
+            guard let linea = try Self.lineaCuenta(db, cuentaID: cuentaID, id: lineaID) else { throw CuentaError.lineaNotFound }
+            let from = MovimientoLinea.anular.from.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+            try db.cachedStatement(sql: """
+                UPDATE linea_cuenta SET estado = 'anulada', motivo = ?, anulada = ? WHERE id = ? AND estado IN (\(from))
+                """).execute(arguments: [motivo, now, lineaID])
+            guard db.changesCount == 1 else {
+                if linea.estado == .pendiente { throw CuentaError.lineaNoEnviada }
+                throw CuentaError.transicionNoValida(estado: linea.estado.rawValue)
+            }
+            guard let voided = try Self.lineaCuenta(db, cuentaID: cuentaID, id: lineaID) else { throw CuentaError.lineaNotFound }
+            return (voided, try voided.comandaID.flatMap { try Self.comanda(db, id: $0) })
+        }
+    }
+
+    // MARK: - Comandas
+
+    /// Sends every `pendiente` line: one comanda per course present, course
+    /// 1 fired at once, later courses held.
+    public func enviarCuenta(cuentaID: Int64, camareroID: Int64?, now: Int64) -> PendingWrite<[Comanda]> {
+        checksWrite { db in
+            let mesa = try Self.openCuenta(db, id: cuentaID)
+            let cursos = try Int.fetchAll(db.cachedStatement(sql: """
+                SELECT DISTINCT curso FROM linea_cuenta WHERE cuenta_id = ? AND estado = 'pendiente'
+                """), arguments: [cuentaID])
+            guard !cursos.isEmpty else { throw CuentaError.nadaQueEnviar }
+            var sent: [Comanda] = []
+            for (curso, estado) in CuentaRules.envio(cursos: Set(cursos)) {
+                try db.cachedStatement(sql: """
+                    INSERT INTO comanda (cuenta_id, mesa, curso, estado, enviada, marchada, camarero_id) VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """).execute(arguments: [cuentaID, mesa, curso, estado.rawValue, now, estado == .marchada ? now : nil, camareroID])
+                let comandaID = db.lastInsertedRowID
+                try db.cachedStatement(sql: """
+                    UPDATE linea_cuenta SET estado = ?, comanda_id = ? WHERE cuenta_id = ? AND curso = ? AND estado = 'pendiente'
+                    """).execute(arguments: [estado.linea.rawValue, comandaID, cuentaID, curso])
+                if let comanda = try Self.comanda(db, id: comandaID) { sent.append(comanda) }
+            }
+            return sent
+        }
+    }
+
+    /// Fires every held comanda of `curso`.
+    public func marcharCuenta(cuentaID: Int64, curso: Int, now: Int64) -> PendingWrite<[Comanda]> {
+        checksWrite { db in
+            try Self.openCuenta(db, id: cuentaID)
+            let ids = try Int64.fetchAll(db.cachedStatement(sql: """
+                UPDATE comanda SET estado = 'marchada', marchada = ? WHERE cuenta_id = ? AND curso = ? AND estado = 'en_espera' RETURNING id
+                """), arguments: [now, cuentaID, curso])
+            guard !ids.isEmpty else { throw CuentaError.nadaQueMarchar }
+            for id in ids { try Self.moveLineas(db, comandaID: id, .marchar) }
+            return try ids.sorted().compactMap { try Self.comanda(db, id: $0) }
+        }
+    }
+
+    /// The kitchen has a fired comanda ready.
+    public func comandaPreparada(id: Int64, now: Int64) -> PendingWrite<Comanda> {
+        checksWrite { db in
+            try Self.moveComanda(db, id: id, cuentaID: nil, from: .marchada, to: .preparada, now: now)
+        }
+    }
+
+    /// The waiter has taken a ready comanda to the table.
+    public func comandaServida(cuentaID: Int64, id: Int64, now: Int64) -> PendingWrite<Comanda> {
+        checksWrite { db in
+            try Self.openCuenta(db, id: cuentaID)
+            return try Self.moveComanda(db, id: id, cuentaID: cuentaID, from: .preparada, to: .servida, now: now)
+        }
+    }
+
+    // MARK: - Inside transactions
+
+    /// The check's table name, if the check is open: else 404 or 409 `cuenta_cerrada`.
+    @discardableResult
+    static func openCuenta(_ db: Database, id: Int64) throws -> String {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT c.estado, m.nombre FROM cuenta c JOIN mesa m ON m.id = c.mesa_id WHERE c.id = ?
+            """), arguments: [id]) else { throw CuentaError.notFound }
+        guard row["estado"] as String == EstadoCuenta.abierta.rawValue else { throw CuentaError.cerrada }
+        return row["nombre"]
+    }
+
+    /// A line of the check that is still `pendiente`: else 404 or 409 `linea_enviada`.
+    private static func pendingLinea(_ db: Database, cuentaID: Int64, id: Int64) throws {
+        guard let estado = try String.fetchOne(db.cachedStatement(sql: "SELECT estado FROM linea_cuenta WHERE id = ? AND cuenta_id = ?"),
+                                               arguments: [id, cuentaID]) else { throw CuentaError.lineaNotFound }
+        guard estado == EstadoLinea.pendiente.rawValue else { throw CuentaError.lineaEnviada }
+    }
+
+    private static func moveComanda(_ db: Database, id: Int64, cuentaID: Int64?, from: EstadoComanda, to: EstadoComanda,
+                                    now: Int64) throws -> Comanda {
+        guard let current = try comanda(db, id: id), cuentaID.map({ $0 == current.cuentaID }) ?? true else {
+            throw CuentaError.comandaNotFound
+        }
+        let stamp = to == .preparada ? ", preparada = ?" : ""
+        var arguments: StatementArguments = [to.rawValue]
+        if to == .preparada { arguments += [now] }
+        arguments += [id, from.rawValue]
+        try db.cachedStatement(sql: "UPDATE comanda SET estado = ?\(stamp) WHERE id = ? AND estado = ?").execute(arguments: arguments)
+        guard db.changesCount == 1 else { throw CuentaError.transicionNoValida(estado: current.estado.rawValue) }
+        try moveLineas(db, comandaID: id, to == .preparada ? .preparar : .servir)
+        guard let moved = try comanda(db, id: id) else { throw CuentaError.comandaNotFound }
+        return moved
+    }
+
+    /// A comanda's lines (voided ones aside) take `move`.
+    private static func moveLineas(_ db: Database, comandaID: Int64, _ move: MovimientoLinea) throws {
+        for from in move.from {
+            guard let to = from.after(move) else { continue }
+            try db.cachedStatement(sql: "UPDATE linea_cuenta SET estado = ? WHERE comanda_id = ? AND estado = ?")
+                .execute(arguments: [to.rawValue, comandaID, from.rawValue])
+        }
+    }
+
+    static func cuentaConLineas(_ db: Database, id: Int64) throws -> Cuenta? {
+        guard try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM cuenta WHERE id = ?"), arguments: [id]) != nil else { return nil }
+        var cuenta = try cuenta(db, id: id)
+        cuenta.lineas = try Row.fetchAll(db.cachedStatement(sql: "SELECT \(lineaColumns) FROM linea_cuenta WHERE cuenta_id = ? ORDER BY id"),
+                                         arguments: [id]).map(lineaCuenta)
+        return cuenta
+    }
+
+    /// The sum of a check's lines (voided ones count 0), in cents.
+    static func cuentaTotal(_ db: Database, id: Int64) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: """
+            SELECT coalesce(sum(precio_unitario * cantidad), 0) FROM linea_cuenta WHERE cuenta_id = ? AND estado != 'anulada'
+            """), arguments: [id]) ?? 0
+    }
+
+    static func lineaCuenta(_ db: Database, cuentaID: Int64, id: Int64) throws -> LineaCuenta? {
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(lineaColumns) FROM linea_cuenta WHERE id = ? AND cuenta_id = ?"),
+                         arguments: [id, cuentaID]).map(lineaCuenta)
+    }
+
+    static func lineaCuenta(_ row: Row) -> LineaCuenta {
+        LineaCuenta(id: row["id"], cuentaID: row["cuenta_id"], platoID: row["plato_id"], nombre: row["nombre"],
+                    precioUnitarioCentimos: row["precio_unitario"], cantidad: row["cantidad"],
+                    opciones: opciones(row["opciones"]), notas: row["notas"], curso: row["curso"],
+                    estado: EstadoLinea(rawValue: row["estado"]) ?? .pendiente,
+                    origen: OrigenLinea(rawValue: row["origen"]) ?? .camarero, comandaID: row["comanda_id"], iva: row["iva"])
+    }
+
+    /// A line's frozen options, kept as JSON `[{"grupo","valor","precio"}]` (cents).
+    static func opciones(_ text: String) -> [OpcionElegida] {
+        guard let data = text.data(using: .utf8),
+              let list = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]] else { return [] }
+        return list.compactMap { o in
+            guard let grupo = o["grupo"] as? String, let valor = o["valor"] as? String, let precio = o["precio"] as? Int else { return nil }
+            return OpcionElegida(grupo: grupo, valor: valor, precioCentimos: precio)
+        }
+    }
+
+    static func comanda(_ db: Database, id: Int64) throws -> Comanda? {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT \(comandaColumns) FROM comanda c LEFT JOIN usuario u ON u.id = c.camarero_id WHERE c.id = ?
+            """), arguments: [id]) else { return nil }
+        return try comanda(db, row: row)
+    }
+
+    private static func comanda(_ db: Database, row: Row) throws -> Comanda {
+        let id: Int64 = row["id"]
+        let camareroID: Int64? = row["camarero_id"]
+        let camareroNombre: String? = row["camarero_nombre"]
+        let lineas = try Row.fetchAll(db.cachedStatement(sql: "SELECT \(lineaColumns) FROM linea_cuenta WHERE comanda_id = ? ORDER BY id"),
+                                      arguments: [id]).map(lineaCuenta)
+        return Comanda(id: id, cuentaID: row["cuenta_id"], mesa: row["mesa"], curso: row["curso"],
+                       estado: EstadoComanda(rawValue: row["estado"]) ?? .marchada, enviada: row["enviada"],
+                       marchada: row["marchada"], preparada: row["preparada"],
+                       camarero: camareroID.flatMap { id in camareroNombre.map { Persona(id: id, nombre: $0) } }, lineas: lineas)
+    }
+}

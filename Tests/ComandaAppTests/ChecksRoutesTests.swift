@@ -1,0 +1,109 @@
+@testable import ComandaApp
+import ComandaCore
+import ComandaStore
+import ComandaTestSupport
+import Foundation
+import Testing
+
+/// Table service over real sockets: who may do what, and a check's life
+/// from the first line to the kitchen and back.
+@Suite struct ChecksRoutesTests {
+    private func json(_ r: TestResponse) -> [String: Any] { (r.json as? [String: Any]) ?? [:] }
+
+    @Test func aChecksLifeAndWhoMayDoWhat() throws {
+        let (app, db) = try makeUserApp()
+        try withServer(responder: app) { _, port in
+            let c = try TestClient(port: port)
+            let boss = try c.staff("jefa", .gerente, db)
+            let waiter = try c.staff("luis", .camarero, db)
+            let cook = try c.staff("cocinero", .cocina, db)
+            let host = try c.staff("puerta", .anfitrion, db)
+            let guest = try c.registerAndLogin("cli")
+            let platos = try db.menuSnapshot().platos
+            let tortilla = try #require(platos.first { $0.nombre == "Tortilla" }?.id)
+            let flan = try #require(platos.first { $0.nombre == "Flan" }?.id)
+            let mesa = json(try c.postJSON("/mesas", #"{"nombre": "T1", "plazas": 4}"#, token: boss))
+            let mesaID = try #require(mesa["id"] as? Int)
+            let cuenta = json(try c.postJSON("/mesas/\(mesaID)/sentar", #"{"comensales": 2}"#, token: waiter))
+            let cuentaID = try #require(cuenta["id"] as? Int)
+            let base = "/cuentas/\(cuentaID)"
+
+            // Lines: frozen price, exact cents; the rules refuse what they must.
+            let first = try c.postJSON(base + "/lineas", #"{"plato_id": \#(tortilla), "cantidad": 3, "notas": "poco cuajada"}"#, token: waiter)
+            #expect(first.status == 201, "\(first.text)")
+            let linea = json(first)
+            #expect(linea["precio_unitario"] as? Double == 8)
+            #expect(linea["subtotal"] as? Double == 24)
+            #expect(linea["estado"] as? String == "pendiente")
+            #expect(linea["iva"] as? Int == 10)
+            let lineaID = try #require(linea["id"] as? Int)
+            let dessert = json(try c.postJSON(base + "/lineas", #"{"plato_id": \#(flan), "curso": 3}"#, token: waiter))
+            #expect(try c.postJSON(base + "/lineas", #"{"plato_id": \#(flan), "curso": 6}"#, token: waiter).errorCode == "validation_failed")
+            #expect(try c.postJSON(base + "/lineas", #"{"plato_id": 9999}"#, token: waiter).status == 422)
+            #expect(try c.postJSON(base + "/lineas", #"{"plato_id": \#(flan), "opciones": [1]}"#, token: waiter).status == 422)
+            #expect(try c.postJSON("/cuentas/9999/lineas", #"{"plato_id": \#(flan)}"#, token: waiter).status == 404)
+            let patched = try c.request("PATCH", base + "/lineas/\(lineaID)", headers: [("Authorization", "Bearer \(waiter)"),
+                                        ("Content-Type", "application/json")], body: Array(#"{"cantidad": 2}"#.utf8))
+            #expect(json(patched)["subtotal"] as? Double == 16)
+            let check = json(try c.authed("GET", base, waiter))
+            #expect(check["total"] as? Double == 20.5)
+            #expect(check["pendiente"] as? Double == 20.5)
+            #expect((check["lineas"] as? [Any])?.count == 2)
+            // Something to pay: the table is not freed.
+            #expect(try c.postJSON("/mesas/\(mesaID)/liberar", "{}", token: waiter).errorCode == "cuenta_pendiente")
+
+            // Who may: waiters and the manager work checks; nobody else.
+            for (token, want) in [(cook, 403), (host, 403), (guest, 403), (boss, 200)] {
+                #expect(try c.authed("GET", "/cuentas", token).status == want)
+            }
+            #expect(try c.authed("GET", "/cuentas", nil).status == 401)
+            #expect(try c.authed("GET", "/cocina/comandas", waiter).status == 403)
+            #expect(try c.postJSON(base + "/lineas/\(lineaID)/anular", #"{"motivo": "x"}"#, token: waiter).status == 403)
+            let open = try #require(try c.authed("GET", "/cuentas", waiter).json as? [[String: Any]])
+            #expect(open.map { $0["id"] as? Int } == [cuentaID])
+
+            // Send: course 1 fired, course 3 held; a second send has nothing to send.
+            let sent = try #require(json(try c.postJSON(base + "/enviar", "{}", token: waiter))["comandas"] as? [[String: Any]])
+            #expect(sent.map { $0["curso"] as? Int } == [1, 3])
+            #expect(sent.map { $0["estado"] as? String } == ["marchada", "en_espera"])
+            #expect((sent.first?["camarero"] as? [String: Any])?["nombre"] as? String == "luis Nombre")
+            #expect(try c.postJSON(base + "/enviar", "{}", token: waiter).errorCode == "nada_que_enviar")
+            #expect(try c.authed("DELETE", base + "/lineas/\(lineaID)", waiter).errorCode == "linea_enviada")
+
+            // The kitchen sees only the fired one, tagged; it readies it; the waiter serves it.
+            let board = try c.authed("GET", "/cocina/comandas", cook)
+            let fired = try #require(board.json as? [[String: Any]])
+            #expect(fired.map { $0["curso"] as? Int } == [1])
+            #expect(fired.first?["mesa"] as? String == "T1")
+            let tag = try #require(board.header("ETag"))
+            #expect(try c.request("GET", "/cocina/comandas", headers: [("Authorization", "Bearer \(cook)"), ("If-None-Match", tag)]).status == 304)
+            #expect(try c.authed("GET", "/cocina/comandas?estado=nada", cook).status == 422)
+            let comandaID = try #require(fired.first?["id"] as? Int)
+            #expect(try c.postJSON(base + "/comandas/\(comandaID)/servida", "{}", token: waiter).errorCode == "transicion_no_valida")
+            #expect(json(try c.postJSON("/cocina/comandas/\(comandaID)/preparada", "{}", token: cook))["estado"] as? String == "preparada")
+            #expect(try c.postJSON("/cocina/comandas/\(comandaID)/preparada", "{}", token: cook).errorCode == "transicion_no_valida")
+            #expect(json(try c.postJSON(base + "/comandas/\(comandaID)/servida", "{}", token: waiter))["estado"] as? String == "servida")
+
+            // Fire the dessert; then nothing more to fire.
+            let desserts = try #require(json(try c.postJSON(base + "/marchar", #"{"curso": 3}"#, token: waiter))["comandas"] as? [[String: Any]])
+            #expect(desserts.first?["estado"] as? String == "marchada")
+            #expect(try c.postJSON(base + "/marchar", #"{"curso": 3}"#, token: waiter).errorCode == "nada_que_marchar")
+            #expect(try c.postJSON(base + "/marchar", #"{"curso": 0}"#, token: waiter).status == 422)
+
+            // The manager voids both lines, with a reason; the check is then free to go.
+            let dessertID = try #require(dessert["id"] as? Int)
+            #expect(try c.postJSON(base + "/lineas/\(lineaID)/anular", #"{"motivo": ""}"#, token: boss).status == 422)
+            for id in [lineaID, dessertID] {
+                let voided = json(try c.postJSON(base + "/lineas/\(id)/anular", #"{"motivo": "Invitación de la casa"}"#, token: boss))
+                #expect(voided["estado"] as? String == "anulada")
+                #expect(voided["subtotal"] as? Double == 0)
+            }
+            #expect(json(try c.authed("GET", base, waiter))["total"] as? Double == 0)
+            #expect(try c.postJSON("/mesas/\(mesaID)/liberar", "{}", token: waiter).status == 200)
+            #expect(json(try c.authed("GET", base, waiter))["estado"] as? String == "anulada")
+            #expect(try c.postJSON(base + "/lineas", #"{"plato_id": \#(flan)}"#, token: waiter).errorCode == "cuenta_cerrada")
+            let closed = try #require(try c.authed("GET", "/cuentas?estado=anulada", waiter).json as? [[String: Any]])
+            #expect(closed.map { $0["id"] as? Int } == [cuentaID])
+        }
+    }
+}
