@@ -677,9 +677,9 @@ PATHS = {
         params=[CUENTA_ID, LINEA_ID], request=body(REQUESTS["Anular"]), tags=["Table service"], operation_id="anularLinea")},
     "/cuentas/{id}/enviar": {"post": op(
         "Send every `pendiente` line: one comanda per course, course 1 `marchada` at once, later courses `en_espera`.", WAITERS,
-        {"200": ok(ref("Comandas")), "409": error("`cuenta_cerrada`.")},
-        params=[CUENTA_ID], tags=["Table service"], operation_id="enviar",
-        description="Nothing pending is 422 `nada_que_enviar`.")},
+        {"200": ok(ref("Comandas")), "409": error("`cuenta_cerrada`."),
+         "422": error("`nada_que_enviar`: no line is `pendiente`.")},
+        params=[CUENTA_ID], tags=["Table service"], operation_id="enviar")},
     "/cuentas/{id}/marchar": {"post": op(
         "Fire the held comandas of a course.", WAITERS,
         {"200": ok(ref("Comandas")), "409": error("`nada_que_marchar` or `cuenta_cerrada`.")},
