@@ -233,7 +233,14 @@ SCHEMAS = {
         "trazas": ALERGENOS,
         "ingredientes": {"type": "array", "items": ref("Ingrediente")},
         "foto": {"type": ["string", "null"], "description": "`/platos/{id}/foto?v=TAG`, or null."},
+        "iva": {"type": "integer", "enum": [0, 4, 10, 21], "description": "The VAT rate included in the price."},
+        "opciones": {"type": "array", "items": ref("GrupoOpciones")},
     }),
+    "GrupoOpciones": obj({
+        "id": INTEGER_ID, "nombre": {"type": "string"}, "min": {"type": "integer", "minimum": 0},
+        "max": {"type": "integer", "minimum": 0},
+        "valores": {"type": "array", "items": obj({"id": INTEGER_ID, "nombre": {"type": "string"}, "precio": MONEY})},
+    }, description="A group of a dish's options: a line picks between `min` and `max` of its values."),
     "Ingrediente": obj({"nombre": {"type": "string", "minLength": 1, "maxLength": 100},
                         "cantidad": {"type": "string", "maxLength": 50}}),
     "Alergeno": obj({"codigo": {"type": "string", "enum": ALERGENO_CODES}, "nombre": {"type": "string"}}),
@@ -391,7 +398,15 @@ REQUESTS = {
             "type": "object", "required": ["nombre"], "properties": {
                 "nombre": {"type": "string", "minLength": 1, "maxLength": 100}, "cantidad": {"type": "string", "maxLength": 50}}}},
         "disponible": {"type": "boolean"},
+        "iva": {"type": "integer", "enum": [0, 4, 10, 21], "default": 10},
     }, required=["nombre", "descripcion", "precio", "tipo"], extra=True),
+    "Opciones": obj({"opciones": {"type": "array", "maxItems": 20, "items": obj({
+        "nombre": {"type": "string", "minLength": 1, "maxLength": 60},
+        "min": {"type": "integer", "minimum": 0, "maximum": 20}, "max": {"type": "integer", "minimum": 0, "maximum": 20},
+        "valores": {"type": "array", "minItems": 1, "maxItems": 20, "items": obj({
+            "nombre": {"type": "string", "minLength": 1, "maxLength": 60},
+            "precio": {"type": "number", "minimum": 0, "maximum": 1000, "multipleOf": 0.01}}, extra=True)},
+    }, extra=True)}}, extra=True),
     "Disponible": obj({"disponible": {"type": "boolean"}}, extra=True),
     "NuevaReserva": obj({"name": {"type": "string", "minLength": 1, "maxLength": 100},
                          "size": {"type": "integer", "minimum": 1, "maximum": 50}}, extra=True),
@@ -490,6 +505,10 @@ PATHS = {
     "/platos/{id}/disponible": {"put": op("Sold out for now (false), or back (true).", staff("cocina"), {"200": ok(ref("Plato"))},
                                           params=[PLATO_PATH], request=body(REQUESTS["Disponible"]), tags=["Managing the menu"],
                                           operation_id="setDisponible")},
+    "/platos/{id}/opciones": {"put": op(
+        "Replace the dish's whole list of options (`min` ≤ `max` ≤ the number of values; new ids from the server).",
+        staff("gerente"), {"200": ok(ref("Plato"))}, params=[PLATO_PATH], request=body(REQUESTS["Opciones"]),
+        tags=["Managing the menu"], operation_id="setOpciones")},
     "/platos/{id}/foto": {
         "get": {**op("The dish's photo (strong ETag; `immutable` with the current `v`).", ANYONE,
                      {"200": {"description": "The image.", "headers": ETAG,

@@ -20,10 +20,15 @@ public struct Plato: Sendable, Equatable, Hashable {
     public var ingredientes: [Ingrediente]
     /// The current photo's tag (its URL's `v`), nil without a photo.
     public var fotoTag: String?
+    /// Its options (modifiers), in order.
+    public var opciones: [GrupoOpciones]
+    /// The VAT rate included in its price: 0, 4, 10 or 21.
+    public var iva: Int
 
     /// Creates a dish.
     public init(id: Int64, nombre: String, descripcion: String, precioCentimos: Int, tipo: String, disponible: Bool = true,
-                alergenos: Alergenos = .none, trazas: Alergenos = .none, ingredientes: [Ingrediente] = [], fotoTag: String? = nil) {
+                alergenos: Alergenos = .none, trazas: Alergenos = .none, ingredientes: [Ingrediente] = [], fotoTag: String? = nil,
+                opciones: [GrupoOpciones] = [], iva: Int = 10) {
         self.id = id
         self.nombre = nombre
         self.descripcion = descripcion
@@ -34,6 +39,8 @@ public struct Plato: Sendable, Equatable, Hashable {
         self.trazas = trazas
         self.ingredientes = ingredientes
         self.fotoTag = fotoTag
+        self.opciones = opciones
+        self.iva = iva
     }
 }
 

@@ -90,12 +90,14 @@ public enum PlatoError: Error, Sendable, Equatable {
 /// only what it carries; a `POST` must carry the four required ones).
 public struct CambiosPlato: Sendable, Equatable {
     public var nombre: String?, descripcion: String?, precioCentimos: Int?, tipo: String?
-    public var alergenos: Alergenos?, trazas: Alergenos?, ingredientes: [Ingrediente]?, disponible: Bool?
+    public var alergenos: Alergenos?, trazas: Alergenos?, ingredientes: [Ingrediente]?, disponible: Bool?, iva: Int?
 
     /// Creates one.
     public init(nombre: String? = nil, descripcion: String? = nil, precioCentimos: Int? = nil, tipo: String? = nil,
-                alergenos: Alergenos? = nil, trazas: Alergenos? = nil, ingredientes: [Ingrediente]? = nil, disponible: Bool? = nil) {
+                alergenos: Alergenos? = nil, trazas: Alergenos? = nil, ingredientes: [Ingrediente]? = nil, disponible: Bool? = nil,
+                iva: Int? = nil) {
         self.nombre = nombre; self.descripcion = descripcion; self.precioCentimos = precioCentimos; self.tipo = tipo
         self.alergenos = alergenos; self.trazas = trazas; self.ingredientes = ingredientes; self.disponible = disponible
+        self.iva = iva
     }
 }

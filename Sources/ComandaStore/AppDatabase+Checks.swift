@@ -72,17 +72,22 @@ extension AppDatabase {
         checksWrite { db in
             try Self.openCuenta(db, id: cuentaID)
             guard let dish = try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT nombre, precio_centimos, disponible, retirado_en, iva FROM plato WHERE id = ?
+                SELECT nombre, precio_centimos, disponible, retirado_en, iva, opciones FROM plato WHERE id = ?
                 """), arguments: [platoID]), (dish["retirado_en"] as Int64?) == nil else {
                 throw CuentaError.invalid(field: "plato_id", problem: "is not a dish on the menu")
             }
             guard dish["disponible"] as Bool else { throw CuentaError.platoAgotado(nombre: dish["nombre"]) }
-            // No dish has options yet: any named value is not one of this dish's.
-            guard opciones.isEmpty else { throw CuentaError.invalid(field: "opciones", problem: "names values this dish does not have") }
+            let elegidas: [OpcionElegida]
+            do {
+                elegidas = try OpcionesRules.elegir(Self.opciones(dish["opciones"]), opciones)
+            } catch let problem as PlatoRules.Problem {
+                throw CuentaError.invalid(field: problem.field, problem: problem.problem)
+            }
+            let precio = (dish["precio_centimos"] as Int) + elegidas.reduce(0) { $0 + $1.precioCentimos }
             try db.cachedStatement(sql: """
-                INSERT INTO linea_cuenta (cuenta_id, plato_id, nombre, precio_unitario, cantidad, notas, curso, origen, iva)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [cuentaID, platoID, dish["nombre"] as String, dish["precio_centimos"] as Int, cantidad,
+                INSERT INTO linea_cuenta (cuenta_id, plato_id, nombre, precio_unitario, cantidad, opciones, notas, curso, origen, iva)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [cuentaID, platoID, dish["nombre"] as String, precio, cantidad, Self.elegidasJSON(elegidas),
                                          notas, curso, origen.rawValue, dish["iva"] as Int])
             guard let linea = try Self.lineaCuenta(db, cuentaID: cuentaID, id: db.lastInsertedRowID) else { throw CuentaError.lineaNotFound }
             return linea
@@ -251,17 +256,24 @@ extension AppDatabase {
     static func lineaCuenta(_ row: Row) -> LineaCuenta {
         LineaCuenta(id: row["id"], cuentaID: row["cuenta_id"], platoID: row["plato_id"], nombre: row["nombre"],
                     precioUnitarioCentimos: row["precio_unitario"], cantidad: row["cantidad"],
-                    opciones: opciones(row["opciones"]), notas: row["notas"], curso: row["curso"],
+                    opciones: elegidas(row["opciones"]), notas: row["notas"], curso: row["curso"],
                     estado: EstadoLinea(rawValue: row["estado"]) ?? .pendiente,
                     origen: OrigenLinea(rawValue: row["origen"]) ?? .camarero, comandaID: row["comanda_id"], iva: row["iva"])
     }
 
     /// A line's frozen options, kept as JSON `[{"grupo","valor","precio"}]` (cents).
-    static func opciones(_ text: String) -> [OpcionElegida] {
-        guard let data = text.data(using: .utf8),
-              let list = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]] else { return [] }
+    static func elegidasJSON(_ list: [OpcionElegida]) -> String {
+        guard !list.isEmpty else { return "[]" }
+        let objects = list.map { ["grupo": $0.grupo, "valor": $0.valor, "precio": $0.precioCentimos] as [String: Any] }
+        guard let data = try? JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys]) else { return "[]" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func elegidas(_ text: String) -> [OpcionElegida] {
+        guard text != "[]", let list = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]] else { return [] }
         return list.compactMap { o in
-            guard let grupo = o["grupo"] as? String, let valor = o["valor"] as? String, let precio = o["precio"] as? Int else { return nil }
+            guard let grupo = o["grupo"] as? String, let valor = o["valor"] as? String,
+                  let precio = (o["precio"] as? NSNumber)?.intValue else { return nil }
             return OpcionElegida(grupo: grupo, valor: valor, precioCentimos: precio)
         }
     }

@@ -100,14 +100,40 @@ extension AppDatabase {
 
     static let platoSQL = """
         SELECT p.id, p.nombre, p.descripcion, p.precio_centimos, p.tipo, p.disponible, p.alergenos, p.trazas, p.ingredientes,
-               f.etiqueta FROM plato p LEFT JOIN plato_foto f ON f.plato_id = p.id
+               p.opciones, p.iva, f.etiqueta FROM plato p LEFT JOIN plato_foto f ON f.plato_id = p.id
         """
 
     static func plato(_ row: Row) -> Plato {
         Plato(id: row["id"], nombre: row["nombre"], descripcion: row["descripcion"], precioCentimos: row["precio_centimos"],
               tipo: row["tipo"], disponible: row["disponible"], alergenos: Alergenos(bits: UInt16(truncatingIfNeeded: row["alergenos"] as Int)),
               trazas: Alergenos(bits: UInt16(truncatingIfNeeded: row["trazas"] as Int)),
-              ingredientes: ingredientes(row["ingredientes"]), fotoTag: row["etiqueta"])
+              ingredientes: ingredientes(row["ingredientes"]), fotoTag: row["etiqueta"], opciones: opciones(row["opciones"]),
+              iva: row["iva"])
+    }
+
+    /// Options as the column keeps them: `[{"id", "max", "min", "nombre", "valores": [{"id", "nombre", "precio"}]}]`
+    /// (prices in cents).
+    static func opcionesJSON(_ grupos: [GrupoOpciones]) -> String {
+        let objects: [[String: Any]] = grupos.map { g in
+            ["id": g.id, "nombre": g.nombre, "min": g.min, "max": g.max,
+             "valores": g.valores.map { ["id": $0.id, "nombre": $0.nombre, "precio": $0.precioCentimos] as [String: Any] }]
+        }
+        guard let data = try? JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys]) else { return "[]" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func opciones(_ text: String) -> [GrupoOpciones] {
+        guard text != "[]", let objects = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]] else { return [] }
+        return objects.compactMap { g in
+            guard let id = (g["id"] as? NSNumber)?.int64Value, let nombre = g["nombre"] as? String,
+                  let min = (g["min"] as? NSNumber)?.intValue, let max = (g["max"] as? NSNumber)?.intValue,
+                  let valores = g["valores"] as? [[String: Any]] else { return nil }
+            return GrupoOpciones(id: id, nombre: nombre, min: min, max: max, valores: valores.compactMap { v in
+                guard let id = (v["id"] as? NSNumber)?.int64Value, let nombre = v["nombre"] as? String,
+                      let precio = (v["precio"] as? NSNumber)?.intValue else { return nil }
+                return ValorOpcion(id: id, nombre: nombre, precioCentimos: precio)
+            })
+        }
     }
 
     /// Ingredients as the column keeps them: `[{"cantidad": …, "nombre": …}]`.

@@ -65,10 +65,11 @@ extension AppDatabase {
             try Self.checkName(db, nombre, except: nil)
             try Self.ensureCategory(db, tipo)
             try db.cachedStatement(sql: """
-                INSERT INTO plato (nombre, nombre_clave, descripcion, precio_centimos, tipo, disponible, alergenos, trazas, ingredientes)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO plato (nombre, nombre_clave, descripcion, precio_centimos, tipo, disponible, alergenos, trazas, ingredientes, iva)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [nombre, MenuText.searchKey(nombre), descripcion, precio, tipo, c.disponible ?? true,
-                                         Int(c.alergenos?.bits ?? 0), Int(c.trazas?.bits ?? 0), Self.ingredientesJSON(c.ingredientes ?? [])])
+                                         Int(c.alergenos?.bits ?? 0), Int(c.trazas?.bits ?? 0), Self.ingredientesJSON(c.ingredientes ?? []),
+                                         c.iva ?? 10])
             return try Self.current(db, id: db.lastInsertedRowID)
         }
     }
@@ -91,12 +92,25 @@ extension AppDatabase {
             if let trazas = c.trazas { p.trazas = trazas }
             if let ingredientes = c.ingredientes { p.ingredientes = ingredientes }
             if let disponible = c.disponible { p.disponible = disponible }
+            if let iva = c.iva { p.iva = iva }
             try Self.checkBoth(p.alergenos, p.trazas)
             try db.cachedStatement(sql: """
                 UPDATE plato SET nombre = ?, nombre_clave = ?, descripcion = ?, precio_centimos = ?, tipo = ?, disponible = ?,
-                    alergenos = ?, trazas = ?, ingredientes = ? WHERE id = ?
+                    alergenos = ?, trazas = ?, ingredientes = ?, iva = ? WHERE id = ?
                 """).execute(arguments: [p.nombre, MenuText.searchKey(p.nombre), p.descripcion, p.precioCentimos, p.tipo, p.disponible,
-                                         Int(p.alergenos.bits), Int(p.trazas.bits), Self.ingredientesJSON(p.ingredientes), id])
+                                         Int(p.alergenos.bits), Int(p.trazas.bits), Self.ingredientesJSON(p.ingredientes), p.iva, id])
+            return try Self.current(db, id: id)
+        }
+    }
+
+    /// Replaces a dish's whole list of options; new ids from the one counter.
+    public func settingOpciones(id: Int64, _ grupos: [NuevoGrupo]) -> PendingWrite<Plato> {
+        menuWriting { db in
+            _ = try Self.current(db, id: id)
+            let next = Int64(try String.fetchOne(db.cachedStatement(sql: "SELECT valor FROM ajuste WHERE clave = 'opcion_siguiente_id'")) ?? "1") ?? 1
+            let (numbered, after) = OpcionesRules.numbered(grupos, from: next)
+            try db.cachedStatement(sql: "UPDATE ajuste SET valor = ? WHERE clave = 'opcion_siguiente_id'").execute(arguments: [String(after)])
+            try db.cachedStatement(sql: "UPDATE plato SET opciones = ? WHERE id = ?").execute(arguments: [Self.opcionesJSON(numbered), id])
             return try Self.current(db, id: id)
         }
     }

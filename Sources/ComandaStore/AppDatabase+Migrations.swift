@@ -432,6 +432,15 @@ extension AppDatabase {
                 CREATE INDEX linea_cuenta_comanda ON linea_cuenta(comanda_id) WHERE comanda_id IS NOT NULL;
                 """)
         }
+        migrator.registerMigration("v16-dish-options") { db in
+            // A dish's options, kept as JSON like its ingredients (the lines
+            // that pick them keep their own frozen copy); their ids come from
+            // one counter, never reused.
+            try db.execute(sql: """
+                ALTER TABLE plato ADD COLUMN opciones TEXT NOT NULL DEFAULT '[]';
+                INSERT INTO ajuste (clave, valor) VALUES ('opcion_siguiente_id', '1');
+                """)
+        }
         return migrator
     }
 }

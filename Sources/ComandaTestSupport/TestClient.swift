@@ -40,6 +40,11 @@ public struct TestResponse: Sendable {
     public var errorCode: String? {
         ((json as? [String: Any])?["error"] as? [String: Any])?["code"] as? String
     }
+
+    /// The contract's error `field`, if the body is a JSON error that names one.
+    public var errorField: String? {
+        ((json as? [String: Any])?["error"] as? [String: Any])?["field"] as? String
+    }
 }
 
 /// A blocking TCP client that speaks raw bytes, so tests can send anything

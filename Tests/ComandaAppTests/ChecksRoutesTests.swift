@@ -106,4 +106,63 @@ import Testing
             #expect(closed.map { $0["id"] as? Int } == [cuentaID])
         }
     }
+
+    /// A dish's options and VAT rate, set by the manager; a line picks them by
+    /// the rule, and keeps them (and their prices) frozen.
+    @Test func optionsAndVATOnALine() throws {
+        let (app, db) = try makeUserApp()
+        try withServer(responder: app) { _, port in
+            let c = try TestClient(port: port)
+            let boss = try c.staff("jefa", .gerente, db)
+            let waiter = try c.staff("luis", .camarero, db)
+            let steak = json(try c.postJSON("/platos", #"{"nombre": "Chuletón", "descripcion": "De vaca", "precio": 23.95, "tipo": "Carnes", "iva": 21}"#, token: boss))
+            #expect(steak["iva"] as? Int == 21)
+            #expect((steak["opciones"] as? [Any])?.isEmpty == true)
+            let id = try #require(steak["id"] as? Int)
+            let body = #"{"opciones": [{"nombre": "Punto de la carne", "min": 1, "max": 1, "valores": [{"nombre": "Poco hecho", "precio": 0}, {"nombre": "Al punto", "precio": 0}]}, {"nombre": "Extras", "min": 0, "max": 2, "valores": [{"nombre": "Pimientos", "precio": 2.5}, {"nombre": "Patatas", "precio": 1.75}]}]}"#
+            let put = try c.request("PUT", "/platos/\(id)/opciones", headers: [("Authorization", "Bearer \(boss)"), ("Content-Type", "application/json")],
+                                    body: Array(body.utf8))
+            #expect(put.status == 200, "\(put.text)")
+            let grupos = try #require(json(put)["opciones"] as? [[String: Any]])
+            #expect(grupos.map { $0["nombre"] as? String } == ["Punto de la carne", "Extras"])
+            let punto = try #require((grupos[0]["valores"] as? [[String: Any]])?.compactMap { $0["id"] as? Int })
+            let extras = try #require((grupos[1]["valores"] as? [[String: Any]])?.compactMap { $0["id"] as? Int })
+            // The menu shows them; a bad list is 422 on opciones; a waiter may not set them.
+            #expect(try c.request("GET", "/platos/\(id)").text.contains("Punto de la carne"))
+            let bad = try c.request("PUT", "/platos/\(id)/opciones", headers: [("Authorization", "Bearer \(boss)"), ("Content-Type", "application/json")],
+                                    body: Array(#"{"opciones": [{"nombre": "X", "min": 2, "max": 1, "valores": [{"nombre": "a", "precio": 0}]}]}"#.utf8))
+            #expect(bad.status == 422)
+            #expect(bad.errorField == "opciones")
+            #expect(try c.request("PUT", "/platos/\(id)/opciones", headers: [("Authorization", "Bearer \(waiter)"), ("Content-Type", "application/json")],
+                                  body: Array(#"{"opciones": []}"#.utf8)).status == 403)
+
+            let mesaID = try #require(json(try c.postJSON("/mesas", #"{"nombre": "T1", "plazas": 4}"#, token: boss))["id"] as? Int)
+            let cuentaID = try #require(json(try c.postJSON("/mesas/\(mesaID)/sentar", #"{"comensales": 2}"#, token: waiter))["id"] as? Int)
+            let lines = "/cuentas/\(cuentaID)/lineas"
+            // The required group missing, two of a one-only group, another dish's value: 422 opciones.
+            for picks in [[extras[0]], [punto[0], punto[1]], [punto[0], 99_999]] {
+                let r = try c.postJSON(lines, #"{"plato_id": \#(id), "opciones": \#(picks)}"#, token: waiter)
+                #expect(r.status == 422, "\(picks): \(r.text)")
+                #expect(r.errorField == "opciones")
+            }
+            let line = json(try c.postJSON(lines, #"{"plato_id": \#(id), "cantidad": 2, "opciones": [\#(extras[0]), \#(punto[1]), \#(extras[1])]}"#, token: waiter))
+            #expect(line["precio_unitario"] as? Double == 28.2)   // 23.95 + 2.50 + 1.75
+            #expect(line["subtotal"] as? Double == 56.4)
+            #expect(line["iva"] as? Int == 21)
+            let picked = try #require(line["opciones"] as? [[String: Any]])
+            #expect(picked.map { $0["valor"] as? String } == ["Al punto", "Pimientos", "Patatas"])
+            #expect(picked.map { $0["grupo"] as? String } == ["Punto de la carne", "Extras", "Extras"])
+            // Options and prices change on the menu; the line keeps what it was given.
+            _ = try c.request("PUT", "/platos/\(id)/opciones", headers: [("Authorization", "Bearer \(boss)"), ("Content-Type", "application/json")],
+                              body: Array(#"{"opciones": []}"#.utf8))
+            _ = try c.request("PATCH", "/platos/\(id)", headers: [("Authorization", "Bearer \(boss)"), ("Content-Type", "application/json")],
+                              body: Array(#"{"precio": 30, "iva": 10}"#.utf8))
+            let kept = try #require((json(try c.authed("GET", "/cuentas/\(cuentaID)", waiter))["lineas"] as? [[String: Any]])?.first)
+            #expect(kept["precio_unitario"] as? Double == 28.2)
+            #expect(kept["iva"] as? Int == 21)
+            #expect((kept["opciones"] as? [Any])?.count == 3)
+            #expect(try c.request("PATCH", "/platos/\(id)", headers: [("Authorization", "Bearer \(boss)"), ("Content-Type", "application/json")],
+                                  body: Array(#"{"iva": 7}"#.utf8)).errorField == "iva")
+        }
+    }
 }

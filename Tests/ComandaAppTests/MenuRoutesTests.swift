@@ -75,7 +75,7 @@ private func names(_ r: HTTPResponse) throws -> [String] {
         let r = get(app, "/platos/\(id)")
         #expect(r.status == .ok)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(r.body)) as? [String: Any])
-        #expect(Set(object.keys) == ["id", "nombre", "descripcion", "precio", "tipo", "disponible", "alergenos", "trazas", "ingredientes", "foto"])
+        #expect(Set(object.keys) == ["id", "nombre", "descripcion", "precio", "tipo", "disponible", "alergenos", "trazas", "ingredientes", "foto", "iva", "opciones"])
         #expect(object["foto"] is NSNull)
         #expect(object["nombre"] as? String == "Café solo")
         for bad in ["9999", "abc", "0", "-1", "1.5", "99999999999999999999", "+\(id)", "\(id)%20"] {

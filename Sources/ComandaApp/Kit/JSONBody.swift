@@ -5,7 +5,8 @@ import ComandaHTTP
 /// body that is not a JSON object, 422 `validation_failed` with `field` for a
 /// missing, null or wrongly typed field. Unknown fields are ignored.
 struct JSONBody {
-    private let object: [String: JSONValue]
+    /// The body's members, for a shape the helpers below do not read (nested arrays of objects).
+    let object: [String: JSONValue]
 
     init(_ request: HTTPRequest) throws(APIError) {
         let type = request.headers["Content-Type"]?.split(separator: ";").first.map { $0.trimmingHTTPWhitespace().lowercased() }

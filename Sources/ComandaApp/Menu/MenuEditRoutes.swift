@@ -55,6 +55,11 @@ struct MenuEditRoutes: Feature {
             let tag = hash.hex + String(r.http.body.count, radix: 36)
             return r.after(menu.setFoto(id: id, format: format, bytes: r.http.body, info: info, tag: tag)) { .json(MenuJSON.plato($0)) }
         }
+        router.add(.PUT, "/platos/:id/opciones", .staff(.gerente)) { r in
+            let id = try Self.platoID(r.params)
+            let grupos = try Self.opciones(try JSONBody(r.http))
+            return r.after(menu.setOpciones(id: id, grupos)) { .json(MenuJSON.plato($0)) }
+        }
         router.add(.DELETE, "/platos/:id/foto", .staff(.gerente)) { r in
             r.after(menu.deleteFoto(id: try Self.platoID(r.params))) { HTTPResponse(status: .noContent) }
         }
@@ -74,6 +79,39 @@ struct MenuEditRoutes: Feature {
         return id
     }
 
+    /// `PUT /platos/{id}/opciones`'s `{"opciones": [{"nombre", "min", "max",
+    /// "valores": [{"nombre", "precio"}]}]}`, read and checked (422 `opciones`).
+    static func opciones(_ body: JSONBody) throws -> [NuevoGrupo] {
+        func bad(_ problem: String) -> APIError { APIError.validation("opciones", problem) }
+        guard case .array(let items)? = body.object["opciones"] else {
+            throw bad(body.has("opciones") ? "must be an array of groups" : "is required")
+        }
+        var raw: [(nombre: String, min: Int, max: Int, valores: [(nombre: String, precio: Double)])] = []
+        for (i, item) in items.enumerated() {
+            guard case .object(let g) = item, case .string(let nombre)? = g["nombre"], case .int(let min)? = g["min"],
+                  case .int(let max)? = g["max"], case .array(let values)? = g["valores"] else {
+                throw bad("group \(i + 1) must be an object with a text nombre, integers min and max, and an array valores")
+            }
+            var valores: [(nombre: String, precio: Double)] = []
+            for (j, value) in values.enumerated() {
+                guard case .object(let v) = value, case .string(let vn)? = v["nombre"] else {
+                    throw bad("group \(i + 1), value \(j + 1) must be an object with a text nombre and a number precio")
+                }
+                switch v["precio"] {
+                case .int(let n)?: valores.append((vn, Double(n)))
+                case .double(let d)?: valores.append((vn, d))
+                default: throw bad("group \(i + 1), value \(j + 1) must be an object with a text nombre and a number precio")
+                }
+            }
+            raw.append((nombre, min, max, valores))
+        }
+        do {
+            return try OpcionesRules.grupos(raw)
+        } catch {
+            throw APIError.validation(error.field, error.problem)
+        }
+    }
+
     /// The fields a `POST` or `PATCH` carries, each checked by its rule (422 with its field).
     static func cambios(_ body: JSONBody) throws -> CambiosPlato {
         var c = CambiosPlato()
@@ -89,6 +127,7 @@ struct MenuEditRoutes: Feature {
                     .map { (nombre: $0.0, cantidad: $0.1) })
             }
             if body.has("disponible") { c.disponible = try body.bool("disponible") }
+            if body.has("iva") { c.iva = try OpcionesRules.iva(try body.int("iva")) }
         } catch let problem as PlatoRules.Problem {
             throw APIError.validation(problem.field, problem.problem)
         }

@@ -64,7 +64,25 @@ extension JSONWriter {
                     w.key("nombre"); w.string(i.nombre)
                 }
             }
+            w.key("iva"); w.int(p.iva)
             w.key("nombre"); w.string(p.nombre)
+            w.key("opciones")
+            w.array(p.opciones) { w, g in
+                w.object { w in
+                    w.key("id"); w.int(g.id)
+                    w.key("max"); w.int(g.max)
+                    w.key("min"); w.int(g.min)
+                    w.key("nombre"); w.string(g.nombre)
+                    w.key("valores")
+                    w.array(g.valores) { w, v in
+                        w.object { w in
+                            w.key("id"); w.int(v.id)
+                            w.key("nombre"); w.string(v.nombre)
+                            w.key("precio"); w.money(v.precioCentimos)
+                        }
+                    }
+                }
+            }
             w.key("precio"); w.money(p.precioCentimos)
             w.key("tipo"); w.string(p.tipo)
             w.key("trazas"); w.array(p.trazas.list) { w, a in w.string(a.rawValue) }

@@ -106,4 +106,5 @@ extension MenuService {
         database.settingFoto(id: id, tipo: format.rawValue, datos: bytes, etiqueta: tag, ancho: info.width, alto: info.height)
     }
     func deleteFoto(id: Int64) -> PendingWrite<Void> { database.deletingFoto(id: id) }
+    func setOpciones(id: Int64, _ grupos: [NuevoGrupo]) -> PendingWrite<Plato> { database.settingOpciones(id: id, grupos) }
 }
