@@ -712,6 +712,15 @@ PATHS = {
         {"200": ok({"type": "array", "items": ref("Comanda")}, headers=ETAG), "304": NOT_MODIFIED},
         params=[query("estado", "States separated by commas.", {"type": "string", "pattern": "^(en_espera|marchada|preparada|servida)(,(en_espera|marchada|preparada|servida))*$"})],
         tags=["Kitchen"], operation_id="comandasCocina")},
+    "/cuentas/{id}/ticket": {"get": op(
+        "The pre-bill: plain text, 42 columns: the lines, `TOTAL`, the VAT included per rate, "
+        "*Documento no válido como factura*.", WAITERS,
+        {"200": {"description": "The pre-bill.", "content": TEXT}}, params=[CUENTA_ID], tags=["Table service"],
+        operation_id="preCuenta")},
+    "/cocina/comandas/{id}/ticket": {"get": op(
+        "The kitchen ticket of a comanda: plain text, 42 columns: table, comanda, course, lines with options and notes.",
+        staff("cocina"), {"200": {"description": "The ticket.", "content": TEXT}},
+        params=[path_param("id", "The comanda's id.")], tags=["Kitchen"], operation_id="comandaTicket")},
     "/cocina/comandas/{id}/preparada": {"post": op(
         "Ready: `marchada` → `preparada`.", staff("cocina"),
         {"200": ok(ref("Comanda")), "409": error("`transicion_no_valida`.")},

@@ -29,6 +29,79 @@ public enum KitchenTicket {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// The ticket of a comanda: the table, the comanda and its course in
+    /// words, each line with its options and notes indented under it
+    /// (voided lines marked), 42 columns.
+    public static func render(_ comanda: Comanda, zone: TimeZone) -> String {
+        var lines: [String] = []
+        let rule = String(repeating: "-", count: width)
+        lines += wrap("Mesa \(comanda.mesa)", first: "", rest: "")
+        let curso = CuentaRules.cursos.indices.contains(comanda.curso - 1) ? CuentaRules.cursos[comanda.curso - 1] : "Curso \(comanda.curso)"
+        lines.append(columns("Comanda #\(comanda.id)", curso.uppercased()))
+        lines.append(LocalTime.dayAndMinute(comanda.marchada ?? comanda.enviada, zone: zone))
+        if let camarero = comanda.camarero { lines += wrap(camarero.nombre, first: "Camarero: ", rest: "  ") }
+        lines.append(rule)
+        for linea in comanda.lineas {
+            let prefix = "\(linea.cantidad) x "
+            let pad = String(repeating: " ", count: prefix.count)
+            lines += wrap(linea.nombre + (linea.estado == .anulada ? " (ANULADA)" : ""), first: prefix, rest: pad)
+            for opcion in linea.opciones { lines += wrap(opcion.valor, first: pad + "· ", rest: pad + "  ") }
+            if !linea.notas.isEmpty { lines += wrap(linea.notas, first: pad + "Nota: ", rest: pad + "  ") }
+        }
+        lines.append(rule)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The pre-bill of a check (*Documento no válido como factura*): the
+    /// table, the lines with their amounts (voided ones left out), the
+    /// total, and the VAT it includes per rate, 42 columns.
+    public static func preCuenta(_ cuenta: Cuenta, at time: Int64, zone: TimeZone) -> String {
+        var lines: [String] = []
+        let rule = String(repeating: "-", count: width)
+        lines += wrap("Mesa \(cuenta.mesa)", first: "", rest: "")
+        lines.append(columns(LocalTime.dayAndMinute(time, zone: zone), "\(cuenta.comensales) comensales"))
+        lines.append(rule)
+        let kept = cuenta.lineas.filter { $0.estado != .anulada }
+        for linea in kept {
+            let prefix = "\(linea.cantidad) x "
+            let pad = String(repeating: " ", count: prefix.count)
+            let amount = Money.spanish(linea.subtotalCentimos)
+            var name = wrap(linea.nombre, first: prefix, rest: pad)
+            if let last = name.popLast() {
+                if last.count + 1 + amount.count <= width {
+                    name.append(columns(last, amount))
+                } else {
+                    name += [last, columns("", amount)]
+                }
+            }
+            lines += name
+            for opcion in linea.opciones {
+                let price = opcion.precioCentimos > 0 ? " (+\(Money.spanish(opcion.precioCentimos)))" : ""
+                lines += wrap(opcion.valor + price, first: pad + "· ", rest: pad + "  ")
+            }
+        }
+        lines.append(rule)
+        lines.append(columns("TOTAL", Money.spanish(cuenta.totalCentimos)))
+        for (rate, cuota) in ivaIncluido(kept) {
+            lines.append(columns("IVA \(rate)% incluido", Money.spanish(cuota)))
+        }
+        lines.append(rule)
+        lines.append("Documento no válido como factura")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The VAT each rate's lines include, by rate ascending (rates with
+    /// nothing left out): the lines' sum less its base, the base rounded to
+    /// the cent.
+    public static func ivaIncluido(_ lineas: [LineaCuenta]) -> [(rate: Int, cuota: Int)] {
+        let byRate = Dictionary(grouping: lineas, by: \.iva).mapValues { $0.reduce(0) { $0 + $1.subtotalCentimos } }
+        return byRate.keys.sorted().compactMap { rate in
+            guard let gross = byRate[rate], gross != 0 else { return nil }
+            let base = (gross * 100 * 2 + (100 + rate)) / (2 * (100 + rate))
+            return (rate, gross - base)
+        }
+    }
+
     /// `left` and `right` on one line, `right` flush right (on two lines if they do not fit).
     static func columns(_ left: String, _ right: String) -> String {
         let gap = width - left.count - right.count

@@ -83,6 +83,12 @@ struct ChecksRoutes: Feature {
             response.headers.add("Cache-Control", "no-cache")
             return response
         }
+        router.add(.GET, "/cuentas/:id/ticket", Self.waiters) { r in
+            .text(KitchenTicket.preCuenta(try checks.cuenta(id: try Self.id(r.params)), at: checks.now(), zone: checks.zone))
+        }
+        router.add(.GET, "/cocina/comandas/:id/ticket", .staff(.cocina)) { r in
+            .text(KitchenTicket.render(try checks.comanda(id: try Self.id(r.params, missing: .comandaNotFound)), zone: checks.zone))
+        }
         router.add(.POST, "/cocina/comandas/:id/preparada", .staff(.cocina)) { r in
             let comandaID = try Self.id(r.params, missing: .comandaNotFound)
             return r.after(checks.preparada(comandaID: comandaID)) { .json(ChecksJSON.comanda($0)) }

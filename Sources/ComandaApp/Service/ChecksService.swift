@@ -67,6 +67,11 @@ final class ChecksService: Sendable {
         notifying(database.comandaPreparada(id: comandaID, now: now()))
     }
 
+    func comanda(id: Int64) throws -> Comanda {
+        guard let comanda = try database.comanda(id: id) else { throw CuentaError.comandaNotFound }
+        return comanda
+    }
+
     /// The kitchen's comandas in `estados` (fired and ready by default).
     func cocina(estados: [EstadoComanda]) throws -> [Comanda] { try database.comandasCocina(estados: estados) }
 
