@@ -387,6 +387,7 @@ REQUESTS = {
     "CambiosLineaCuenta": obj({"cantidad": {"type": "integer", "minimum": 1, "maximum": 100}, "curso": CURSO,
                                "notas": {"type": "string", "maxLength": 200}}, required=[], extra=True),
     "Marchar": obj({"curso": CURSO}, extra=True),
+    "Mover": obj({"mesa_id": INTEGER_ID}, extra=True),
     "Anular": obj({"motivo": {"type": "string", "minLength": 1, "maxLength": 200}}, extra=True),
     "NuevoPlato": obj({
         "nombre": {"type": "string", "minLength": 1, "maxLength": 100},
@@ -712,6 +713,10 @@ PATHS = {
         {"200": ok({"type": "array", "items": ref("Comanda")}, headers=ETAG), "304": NOT_MODIFIED},
         params=[query("estado", "States separated by commas.", {"type": "string", "pattern": "^(en_espera|marchada|preparada|servida)(,(en_espera|marchada|preparada|servida))*$"})],
         tags=["Kitchen"], operation_id="comandasCocina")},
+    "/cuentas/{id}/mover": {"post": op(
+        "Move an open check to a free table: the new one `ocupada`, the old one (and its joined tables) `por_limpiar`.",
+        WAITERS, {"200": ok(ref("Cuenta")), "409": error("`mesa_no_libre` (with `estado`) or `cuenta_cerrada`.")},
+        params=[CUENTA_ID], request=body(REQUESTS["Mover"]), tags=["Table service"], operation_id="mover")},
     "/cuentas/{id}/ticket": {"get": op(
         "The pre-bill: plain text, 42 columns: the lines, `TOTAL`, the VAT included per rate, "
         "*Documento no válido como factura*.", WAITERS,

@@ -54,7 +54,8 @@ public final class ComandaApplication: HTTPResponder {
                                        zone: configuration.timeZone, changed: WaitlistLive.publisher(hub: hub, logger: logger))
         let tables = TablesService(database: database, waitlist: waitlist, zone: configuration.timeZone, now: now,
                                    changed: TablesLive.publisher(hub: hub, logger: logger))
-        let checks = ChecksService(database: database, now: now, zone: configuration.timeZone)
+        let checks = ChecksService(database: database, now: now, zone: configuration.timeZone,
+                                   floorChanged: { tables.floorChanged() })
         let key: String
         do {
             key = try database.queueHostKey(configured: configuration.queueHostKey, generate: WaitlistService.generateHostKey)

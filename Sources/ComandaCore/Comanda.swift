@@ -183,6 +183,8 @@ public enum CuentaError: Error, Equatable, Sendable {
     case platoAgotado(nombre: String)
     case nadaQueEnviar
     case nadaQueMarchar
+    /// Moving a check to a table that is not free.
+    case mesaNoLibre(estado: String)
     case transicionNoValida(estado: String)
     case invalid(field: String, problem: String)
 }

@@ -189,6 +189,37 @@ extension AppDatabase {
         }
     }
 
+    /// Moves an open check to a free table: the new one `ocupada` with the
+    /// check, the old one (and those joined to it) `por_limpiar`; the old
+    /// occupation ends and a new one begins. Comandas keep the old name.
+    public func moverCuenta(cuentaID: Int64, mesaID: Int64, now: Int64) -> PendingWrite<Cuenta> {
+        checksWrite { db in
+            try Self.openCuenta(db, id: cuentaID)
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT mesa_id, comensales FROM cuenta WHERE id = ?"),
+                                             arguments: [cuentaID]) else { throw CuentaError.notFound }
+            let from: Int64 = row["mesa_id"], comensales: Int = row["comensales"]
+            guard let target = try Row.fetchOne(db.cachedStatement(sql: "SELECT estado, plazas FROM mesa WHERE id = ? AND retirada IS NULL"),
+                                                arguments: [mesaID]) else {
+                throw CuentaError.invalid(field: "mesa_id", problem: "is not a table in service")
+            }
+            try db.cachedStatement(sql: """
+                UPDATE mesa SET estado = 'ocupada', desde = ?, comensales = ?, cuenta_id = ?, unida_a = NULL
+                WHERE id = ? AND estado = 'libre' AND retirada IS NULL
+                """).execute(arguments: [now, comensales, cuentaID, mesaID])
+            guard db.changesCount == 1 else { throw CuentaError.mesaNoLibre(estado: target["estado"]) }
+            let free = "UPDATE mesa SET estado = 'por_limpiar', desde = ?, cuenta_id = NULL, comensales = NULL, unida_a = NULL"
+            try db.cachedStatement(sql: "\(free) WHERE unida_a = ? AND estado = 'ocupada'").execute(arguments: [now, from])
+            try db.cachedStatement(sql: "\(free) WHERE id = ? AND estado = 'ocupada'").execute(arguments: [now, from])
+            try db.cachedStatement(sql: "UPDATE cuenta SET mesa_id = ? WHERE id = ?").execute(arguments: [mesaID, cuentaID])
+            try db.cachedStatement(sql: "UPDATE ocupacion SET hasta = ? WHERE cuenta_id = ? AND hasta IS NULL").execute(arguments: [now, cuentaID])
+            try db.cachedStatement(sql: """
+                INSERT INTO ocupacion (mesa_id, cuenta_id, plazas, comensales, desde) VALUES (?, ?, ?, ?, ?)
+                """).execute(arguments: [mesaID, cuentaID, target["plazas"] as Int, comensales, now])
+            guard let moved = try Self.cuentaConLineas(db, id: cuentaID) else { throw CuentaError.notFound }
+            return moved
+        }
+    }
+
     // MARK: - Inside transactions
 
     /// The check's table name, if the check is open: else 404 or 409 `cuenta_cerrada`.

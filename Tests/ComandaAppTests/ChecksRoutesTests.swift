@@ -175,4 +175,42 @@ import Testing
                                   body: Array(#"{"iva": 7}"#.utf8)).errorField == "iva")
         }
     }
+
+    /// A check moves to a free table with its lines; the old table is to be cleaned.
+    @Test func aCheckMovesToAFreeTable() throws {
+        let (app, db) = try makeUserApp()
+        try withServer(responder: app) { _, port in
+            let c = try TestClient(port: port)
+            let boss = try c.staff("jefa", .gerente, db)
+            let waiter = try c.staff("luis", .camarero, db)
+            let flan = try #require(try db.menuSnapshot().platos.first { $0.nombre == "Flan" }?.id)
+            var ids: [Int] = []
+            for nombre in ["T1", "T2", "T3"] {
+                ids.append(try #require(json(try c.postJSON("/mesas", #"{"nombre": "\#(nombre)", "plazas": 4}"#, token: boss))["id"] as? Int))
+            }
+            let cuentaID = try #require(json(try c.postJSON("/mesas/\(ids[0])/sentar", #"{"comensales": 3}"#, token: waiter))["id"] as? Int)
+            _ = try c.postJSON("/cuentas/\(cuentaID)/lineas", #"{"plato_id": \#(flan)}"#, token: waiter)
+            _ = try c.postJSON("/mesas/\(ids[2])/sentar", #"{"comensales": 2}"#, token: waiter)
+            let busy = try c.postJSON("/cuentas/\(cuentaID)/mover", #"{"mesa_id": \#(ids[2])}"#, token: waiter)
+            #expect(busy.errorCode == "mesa_no_libre")
+            #expect(((busy.json as? [String: Any])?["error"] as? [String: Any])?["estado"] as? String == "ocupada")
+            #expect(try c.postJSON("/cuentas/\(cuentaID)/mover", #"{"mesa_id": 999}"#, token: waiter).errorField == "mesa_id")
+            _ = try c.authed("GET", "/mesas", waiter)   // the floor's list kept as JSON until a change
+            let moved = json(try c.postJSON("/cuentas/\(cuentaID)/mover", #"{"mesa_id": \#(ids[1])}"#, token: waiter))
+            #expect(moved["mesa"] as? String == "T2")
+            #expect(moved["mesa_id"] as? Int == ids[1])
+            #expect((moved["lineas"] as? [Any])?.count == 1)
+            let t1 = json(try c.authed("GET", "/mesas/\(ids[0])", waiter))
+            let t2 = json(try c.authed("GET", "/mesas/\(ids[1])", waiter))
+            #expect(t1["estado"] as? String == "por_limpiar")
+            #expect(t2["estado"] as? String == "ocupada")
+            #expect(t2["cuenta_id"] as? Int == cuentaID)
+            #expect(t2["comensales"] as? Int == 3)
+            // Back to the old table only once it is clean and free.
+            #expect(try c.postJSON("/cuentas/\(cuentaID)/mover", #"{"mesa_id": \#(ids[0])}"#, token: waiter).errorCode == "mesa_no_libre")
+            // The floor's list shows the move (its cache was dropped).
+            let floor = try #require((try c.authed("GET", "/mesas", waiter).json as? [String: Any])?["mesas"] as? [[String: Any]])
+            #expect(floor.first { $0["id"] as? Int == ids[1] }?["estado"] as? String == "ocupada")
+        }
+    }
 }

@@ -13,6 +13,10 @@ extension CuentaError: APIErrorConvertible {
         case .platoAgotado(let nombre): return APIError(.conflict, "plato_agotado", "Sold out: \(nombre).")
         case .nadaQueEnviar: return APIError(.unprocessableContent, "nada_que_enviar", "There is no line waiting to be sent.")
         case .nadaQueMarchar: return APIError(.conflict, "nada_que_marchar", "No comanda of that course is held.")
+        case .mesaNoLibre(let estado):
+            var e = APIError(.conflict, "mesa_no_libre", "That table is \(estado): a check moves only to a free table.")
+            e.estado = estado
+            return e
         case .transicionNoValida(let estado):
             var e = APIError(.conflict, "transicion_no_valida", "This is \(estado): that move does not start there.")
             e.estado = estado

@@ -83,6 +83,12 @@ struct ChecksRoutes: Feature {
             response.headers.add("Cache-Control", "no-cache")
             return response
         }
+        router.add(.POST, "/cuentas/:id/mover", Self.waiters) { r in
+            let cuentaID = try Self.id(r.params)
+            let mesaID = try JSONBody(r.http).int("mesa_id")
+            guard mesaID > 0 else { throw APIError.validation("mesa_id", "is not a table in service") }
+            return r.after(checks.mover(cuentaID: cuentaID, mesaID: Int64(mesaID))) { .json(ChecksJSON.cuenta($0)) }
+        }
         router.add(.GET, "/cuentas/:id/ticket", Self.waiters) { r in
             .text(KitchenTicket.preCuenta(try checks.cuenta(id: try Self.id(r.params)), at: checks.now(), zone: checks.zone))
         }

@@ -9,15 +9,22 @@ final class ChecksService: Sendable {
     let database: AppDatabase
     let now: @Sendable () -> Int64
     let zone: TimeZone
-    /// Told after every committed change of a check or a comanda (the floor, the live updates).
+    /// Told after every committed change of a check or a comanda (the live updates).
     private let changed: @Sendable () -> Void
+    /// Told after a change of the floor's tables (moving a check).
+    private let floorChanged: @Sendable () -> Void
 
     init(database: AppDatabase, now: @escaping @Sendable () -> Int64, zone: TimeZone,
-         changed: @escaping @Sendable () -> Void = {}) {
+         changed: @escaping @Sendable () -> Void = {}, floorChanged: @escaping @Sendable () -> Void = {}) {
         self.database = database
         self.now = now
         self.zone = zone
         self.changed = changed
+        self.floorChanged = floorChanged
+    }
+
+    func mover(cuentaID: Int64, mesaID: Int64) -> PendingWrite<Cuenta> {
+        notifying(database.moverCuenta(cuentaID: cuentaID, mesaID: mesaID, now: now())).whenCommitted { [floorChanged] _ in floorChanged() }
     }
 
     func cuenta(id: Int64) throws -> Cuenta {

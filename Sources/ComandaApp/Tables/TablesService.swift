@@ -87,6 +87,13 @@ final class TablesService: Sendable {
     /// Today in the restaurant's zone.
     var today: String { LocalTime.day(now(), zone: zone) }
 
+    /// The floor changed through another room (a check moved): its cache
+    /// dropped, its screens told.
+    func floorChanged() {
+        cache.withLock { $0 = ($0.revision &+ 1, nil) }
+        changed(self)
+    }
+
     /// `write`, and once committed: the floor's cache dropped, its screens told.
     private func notifying<T>(_ write: PendingWrite<T>) -> PendingWrite<T> {
         write.whenCommitted { [self] _ in
