@@ -619,9 +619,14 @@ PATHS = {
                       {"type": "string"})],
         tags=["Kitchen"], operation_id="cocinaPedidos")},
     "/cocina/eventos": {"get": stream_op(
-        "The kitchen as Server-Sent Events: `event: snapshot` with the body of `GET /cocina/pedidos` on connect, then "
-        "`event: pedido` with the `PedidoCocina` each time an order is placed or changes state.",
-        staff("cocina"), [], ["snapshot", "pedido"], "cocinaEvents")},
+        "The kitchen as Server-Sent Events: `event: snapshot` with the body of `GET /cocina/pedidos` on connect and right "
+        "after it `event: comandas` with the body of `GET /cocina/comandas`; then `event: pedido` with the `PedidoCocina` "
+        "each time an order is placed or changes state, and `event: comanda` with the `Comanda` each time one is fired, "
+        "ready, served or has a line voided.",
+        staff("cocina"), [], ["snapshot", "comandas", "pedido", "comanda"], "cocinaEvents")},
+    "/cuentas/eventos": {"get": stream_op(
+        "The checks as Server-Sent Events: `event: cuentas` with the body of `GET /cuentas` on connect, then `event: cuenta` "
+        "with the `Cuenta` after each change of one.", WAITERS, [], ["cuentas", "cuenta"], "cuentasEvents")},
     "/cocina/pedidos/{id}": {"get": op("Any placed order.", staff("cocina"), {"200": ok(ref("PedidoCocina"))},
                                        params=[ORDER_ID], tags=["Kitchen"], operation_id="cocinaPedido")},
     "/cocina/pedidos/{id}/aceptar": {"post": op(

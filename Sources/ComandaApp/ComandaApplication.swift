@@ -54,8 +54,11 @@ public final class ComandaApplication: HTTPResponder {
                                        zone: configuration.timeZone, changed: WaitlistLive.publisher(hub: hub, logger: logger))
         let tables = TablesService(database: database, waitlist: waitlist, zone: configuration.timeZone, now: now,
                                    changed: TablesLive.publisher(hub: hub, logger: logger))
+        let checksLive = ChecksLive(hub: hub, logger: logger)
         let checks = ChecksService(database: database, now: now, zone: configuration.timeZone,
+                                   changed: { checksLive.changed(cuentaID: $0, comandas: $1) },
                                    floorChanged: { tables.floorChanged() })
+        checksLive.attach(checks)
         let key: String
         do {
             key = try database.queueHostKey(configured: configuration.queueHostKey, generate: WaitlistService.generateHostKey)
@@ -80,7 +83,8 @@ public final class ComandaApplication: HTTPResponder {
             WaitlistRoutes(waitlist: waitlist, pages: staticFiles),
             TablesRoutes(tables: tables),
             ChecksRoutes(checks: checks),
-            LiveRoutes(hub: hub, waitlist: waitlist, kitchen: kitchen, orders: orders, tables: tables, streams: streams, logger: logger),
+            LiveRoutes(hub: hub, waitlist: waitlist, kitchen: kitchen, orders: orders, tables: tables, checks: checks,
+                        streams: streams, logger: logger),
             LegacyQueueRoutes(base: configuration.queuePath, hostKey: key, waitlist: waitlist),
         ]
         var router = Routes()

@@ -213,4 +213,42 @@ import Testing
             #expect(floor.first { $0["id"] as? Int == ids[1] }?["estado"] as? String == "ocupada")
         }
     }
+
+    /// The kitchen hears its comandas beside its orders; the waiters hear their checks.
+    @Test func theStreams() throws {
+        let (app, db) = try makeUserApp()
+        try withServer(responder: app) { _, port in
+            let c = try TestClient(port: port)
+            let boss = try c.staff("jefa", .gerente, db)
+            let waiter = try c.staff("luis", .camarero, db)
+            let cook = try c.staff("cocinero", .cocina, db)
+            let flan = try #require(try db.menuSnapshot().platos.first { $0.nombre == "Flan" }?.id)
+            let mesaID = try #require(json(try c.postJSON("/mesas", #"{"nombre": "T1", "plazas": 4}"#, token: boss))["id"] as? Int)
+            let cuentaID = try #require(json(try c.postJSON("/mesas/\(mesaID)/sentar", #"{"comensales": 2}"#, token: waiter))["id"] as? Int)
+
+            let kitchen = try TestClient(port: port)
+            #expect(try kitchen.openStream("/cocina/eventos", headers: [("Authorization", "Bearer \(cook)")]).status == 200)
+            #expect(try kitchen.readDataEvent().event == "snapshot")
+            let comandas = try kitchen.readDataEvent()
+            #expect(comandas.event == "comandas")
+            #expect(comandas.data == "[]")
+            let waiters = try TestClient(port: port)
+            #expect(try waiters.openStream("/cuentas/eventos", headers: [("Authorization", "Bearer \(waiter)")]).status == 200)
+            let open = try waiters.readDataEvent()
+            #expect(open.event == "cuentas")
+            #expect(open.data.contains("\"id\":\(cuentaID)"))
+            #expect(try c.authed("GET", "/cuentas/eventos", cook).status == 403)
+
+            _ = try c.postJSON("/cuentas/\(cuentaID)/lineas", #"{"plato_id": \#(flan), "curso": 1}"#, token: waiter)
+            let added = try waiters.readDataEvent()
+            #expect(added.event == "cuenta")
+            #expect(added.data.contains("\"total\":4.5"))
+            _ = try c.postJSON("/cuentas/\(cuentaID)/enviar", "{}", token: waiter)
+            let fired = try kitchen.readDataEvent()
+            #expect(fired.event == "comanda")
+            #expect(fired.data.contains("\"estado\":\"marchada\""))
+            #expect(fired.data.contains("\"mesa\":\"T1\""))
+            #expect(try waiters.readDataEvent().event == "cuenta")
+        }
+    }
 }

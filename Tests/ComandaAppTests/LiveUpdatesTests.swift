@@ -196,6 +196,10 @@ import Testing
             let snapshot = try s.readDataEvent()
             #expect(snapshot.event == "snapshot")
             #expect(snapshot.data == (try c.authed("GET", "/cocina/pedidos", cook)).text)
+            // Right after it, the table comandas (the body of GET /cocina/comandas).
+            let comandas = try s.readDataEvent()
+            #expect(comandas.event == "comandas")
+            #expect(comandas.data == (try c.authed("GET", "/cocina/comandas", cook)).text)
             let placed = try c.placeOrder(customer)
             let event = try s.readDataEvent()
             #expect(event.event == "pedido")

@@ -158,8 +158,11 @@ final class EventHub: Sendable {
     /// `snapshot` (`(event, data)`), then every later event. The snapshot is
     /// made under the topic's lock, so no change falls between it and the
     /// events that follow it (a change may arrive twice, never not at all).
+    /// `also`: more connect events right after it, with the same id (the
+    /// kitchen's comandas after its orders' snapshot).
     func subscribe(_ name: String, _ sink: any EventSink, lastEventID: String?,
-                   snapshot: () throws -> (event: String, data: String)) throws {
+                   snapshot: () throws -> (event: String, data: String),
+                   also: () throws -> [(event: String, data: String)] = { [] }) throws {
         let missed = lastEventID.flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
         while true {
             guard let topic = topic(name, create: true) else { continue }
@@ -178,6 +181,7 @@ final class EventHub: Sendable {
                 if !replayed {
                     let (event, data) = try snapshot()
                     bytes += Self.format(id: s.last, event: event, data: data)
+                    for (event, data) in try also() { bytes += Self.format(id: s.last, event: event, data: data) }
                 }
                 if sink.send(bytes, catchUp: true) { s.subscribers[ObjectIdentifier(sink)] = sink }
                 return true
@@ -213,6 +217,12 @@ final class EventHub: Sendable {
             }
             emit(&s, event: event, data: data())
         }
+    }
+
+    /// Whether anyone listens to `name` now (to skip making an event nobody would get).
+    func isListened(_ name: String) -> Bool {
+        guard let topic = topics.withLock({ $0[name] }) else { return false }
+        return topic.state.withLock { !$0.subscribers.isEmpty }
     }
 
     /// Publishes the topic's whole state, made by `make` under the topic's

@@ -12,11 +12,13 @@ struct LiveRoutes: Feature {
     let kitchen: KitchenService
     let orders: OrderService
     let tables: TablesService
+    let checks: ChecksService
     let streams: SessionStreams
     let logger: Logger
 
     func register(on router: inout Routes) {
-        let hub = hub, waitlist = waitlist, kitchen = kitchen, orders = orders, streams = streams, logger = logger, tables = tables
+        let hub = hub, waitlist = waitlist, kitchen = kitchen, orders = orders, streams = streams, logger = logger, tables = tables,
+            checks = checks
         router.addStream("/mesas/eventos", TablesRoutes.floor) { r in
             Self.stream(hub, "mesas", r.http, logger, held: try Self.held(r, streams, TablesRoutes.floor)) {
                 ("mesas", try tables.floorBody().body)
@@ -39,6 +41,15 @@ struct LiveRoutes: Feature {
         router.addStream("/cocina/eventos", .staff(.cocina)) { r in
             Self.stream(hub, "cocina", r.http, logger, held: try Self.held(r, streams, .staff(.cocina))) {
                 ("snapshot", String(decoding: try kitchen.board.list(EstadoPedido.activos).0, as: UTF8.self))
+            } also: {
+                // The table comandas beside the orders: the body of `GET /cocina/comandas`.
+                [("comandas", ChecksJSON.cocina(try checks.cocina(estados: [.marchada, .preparada])))]
+            }
+        }
+        // The waiters': every change of a check (`event: cuenta`); on connect the open checks.
+        router.addStream("/cuentas/eventos", ChecksRoutes.waiters) { r in
+            Self.stream(hub, "cuentas", r.http, logger, held: try Self.held(r, streams, ChecksRoutes.waiters)) {
+                ("cuentas", ChecksJSON.cuentas(try checks.abiertas()))
             }
         }
         router.addStream("/pedidos/:id/eventos", .user) { r in
@@ -67,7 +78,8 @@ struct LiveRoutes: Feature {
     /// A stream of `topic`: the head now, then the hub's events for as long as
     /// the client listens; `held`: it ends with that session (or its access).
     static func stream(_ hub: EventHub, _ topic: String, _ request: HTTPRequest, _ logger: Logger, held: Holder? = nil,
-                       snapshot: @escaping @Sendable () throws -> (event: String, data: String)) -> HTTPResponse {
+                       snapshot: @escaping @Sendable () throws -> (event: String, data: String),
+                       also: @escaping @Sendable () throws -> [(event: String, data: String)] = { [] }) -> HTTPResponse {
         let lastEventID = request.headers["Last-Event-ID"]
         let headers = HTTPHeaders([
             ("Content-Type", "text/event-stream; charset=utf-8"),
@@ -78,7 +90,7 @@ struct LiveRoutes: Feature {
         return .streaming(headers: headers, ResponseStream(heartbeat: EventHub.heartbeat) { sink in
             do {
                 let subscriber = held.map { $0.streams.watch(sink, session: $0.session, access: $0.access) } ?? sink
-                try hub.subscribe(topic, subscriber, lastEventID: lastEventID, snapshot: snapshot)
+                try hub.subscribe(topic, subscriber, lastEventID: lastEventID, snapshot: snapshot, also: also)
                 sink.onClose { hub.unsubscribe(topic, subscriber) }
             } catch {
                 // The client reconnects in 3 s (retry) and tries again.

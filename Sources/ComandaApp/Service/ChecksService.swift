@@ -9,13 +9,15 @@ final class ChecksService: Sendable {
     let database: AppDatabase
     let now: @Sendable () -> Int64
     let zone: TimeZone
-    /// Told after every committed change of a check or a comanda (the live updates).
-    private let changed: @Sendable () -> Void
+    /// Told after every committed change of a check (its id), with the
+    /// comandas the kitchen is to hear of (fired, ready, served, or with a
+    /// line voided): the live updates.
+    private let changed: @Sendable (_ cuentaID: Int64, _ comandas: [Comanda]) -> Void
     /// Told after a change of the floor's tables (moving a check).
     private let floorChanged: @Sendable () -> Void
 
     init(database: AppDatabase, now: @escaping @Sendable () -> Int64, zone: TimeZone,
-         changed: @escaping @Sendable () -> Void = {}, floorChanged: @escaping @Sendable () -> Void = {}) {
+         changed: @escaping @Sendable (Int64, [Comanda]) -> Void = { _, _ in }, floorChanged: @escaping @Sendable () -> Void = {}) {
         self.database = database
         self.now = now
         self.zone = zone
@@ -24,7 +26,7 @@ final class ChecksService: Sendable {
     }
 
     func mover(cuentaID: Int64, mesaID: Int64) -> PendingWrite<Cuenta> {
-        notifying(database.moverCuenta(cuentaID: cuentaID, mesaID: mesaID, now: now())).whenCommitted { [floorChanged] _ in floorChanged() }
+        notifying(database.moverCuenta(cuentaID: cuentaID, mesaID: mesaID, now: now()), cuentaID).whenCommitted { [floorChanged] _ in floorChanged() }
     }
 
     func cuenta(id: Int64) throws -> Cuenta {
@@ -43,35 +45,39 @@ final class ChecksService: Sendable {
 
     func addLinea(cuentaID: Int64, platoID: Int64, cantidad: Int, curso: Int, notas: String, opciones: [Int64]) -> PendingWrite<LineaCuenta> {
         notifying(database.addLineaCuenta(cuentaID: cuentaID, platoID: platoID, cantidad: cantidad, curso: curso, notas: notas,
-                                          opciones: opciones, origen: .camarero))
+                                          opciones: opciones, origen: .camarero), cuentaID)
     }
 
     func updateLinea(cuentaID: Int64, lineaID: Int64, cantidad: Int?, curso: Int?, notas: String?) -> PendingWrite<LineaCuenta> {
-        notifying(database.updateLineaCuenta(cuentaID: cuentaID, lineaID: lineaID, cantidad: cantidad, curso: curso, notas: notas))
+        notifying(database.updateLineaCuenta(cuentaID: cuentaID, lineaID: lineaID, cantidad: cantidad, curso: curso, notas: notas), cuentaID)
     }
 
     func deleteLinea(cuentaID: Int64, lineaID: Int64) -> PendingWrite<Void> {
-        notifying(database.deleteLineaCuenta(cuentaID: cuentaID, lineaID: lineaID))
+        notifying(database.deleteLineaCuenta(cuentaID: cuentaID, lineaID: lineaID), cuentaID)
     }
 
     func anular(cuentaID: Int64, lineaID: Int64, motivo: String) -> PendingWrite<(LineaCuenta, Comanda?)> {
-        notifying(database.anularLineaCuenta(cuentaID: cuentaID, lineaID: lineaID, motivo: motivo, now: now()))
+        notifying(database.anularLineaCuenta(cuentaID: cuentaID, lineaID: lineaID, motivo: motivo, now: now()), cuentaID) {
+            $0.1.map { [$0] } ?? []
+        }
     }
 
     func enviar(cuentaID: Int64, camareroID: Int64) -> PendingWrite<[Comanda]> {
-        notifying(database.enviarCuenta(cuentaID: cuentaID, camareroID: camareroID, now: now()))
+        notifying(database.enviarCuenta(cuentaID: cuentaID, camareroID: camareroID, now: now()), cuentaID) {
+            $0.filter { $0.estado == .marchada }
+        }
     }
 
     func marchar(cuentaID: Int64, curso: Int) -> PendingWrite<[Comanda]> {
-        notifying(database.marcharCuenta(cuentaID: cuentaID, curso: curso, now: now()))
+        notifying(database.marcharCuenta(cuentaID: cuentaID, curso: curso, now: now()), cuentaID) { $0 }
     }
 
     func servida(cuentaID: Int64, comandaID: Int64) -> PendingWrite<Comanda> {
-        notifying(database.comandaServida(cuentaID: cuentaID, id: comandaID, now: now()))
+        notifying(database.comandaServida(cuentaID: cuentaID, id: comandaID, now: now()), cuentaID) { [$0] }
     }
 
     func preparada(comandaID: Int64) -> PendingWrite<Comanda> {
-        notifying(database.comandaPreparada(id: comandaID, now: now()))
+        database.comandaPreparada(id: comandaID, now: now()).whenCommitted { [changed] comanda in changed(comanda.cuentaID, [comanda]) }
     }
 
     func comanda(id: Int64) throws -> Comanda {
@@ -82,7 +88,10 @@ final class ChecksService: Sendable {
     /// The kitchen's comandas in `estados` (fired and ready by default).
     func cocina(estados: [EstadoComanda]) throws -> [Comanda] { try database.comandasCocina(estados: estados) }
 
-    private func notifying<T>(_ write: PendingWrite<T>) -> PendingWrite<T> {
-        write.whenCommitted { [changed] _ in changed() }
+    /// `write`, and once committed: the live updates told of the check and
+    /// of the comandas `comandas` picks from the result.
+    private func notifying<T>(_ write: PendingWrite<T>, _ cuentaID: Int64,
+                              comandas: @escaping @Sendable (T) -> [Comanda] = { _ in [] }) -> PendingWrite<T> {
+        write.whenCommitted { [changed] result in changed(cuentaID, comandas(result)) }
     }
 }
