@@ -50,11 +50,22 @@ extension AppDatabase {
     public func comandasCocina(estados: [EstadoComanda]) throws(StoreError) -> [Comanda] {
         try read { db in
             let marks = estados.map { _ in "?" }.joined(separator: ", ")
+            let arguments = StatementArguments(estados.map(\.rawValue))
             let rows = try Row.fetchAll(db, sql: """
                 SELECT \(Self.comandaColumns) FROM comanda c LEFT JOIN usuario u ON u.id = c.camarero_id
                 WHERE c.estado IN (\(marks)) ORDER BY c.marchada IS NULL, c.marchada, c.id
-                """, arguments: StatementArguments(estados.map(\.rawValue)))
-            return try rows.map { try Self.comanda(db, row: $0) }
+                """, arguments: arguments)
+            // Every listed comanda's lines in one read, not one per comanda.
+            var lineas: [Int64: [LineaCuenta]] = [:]
+            let cursor = try Row.fetchCursor(db, sql: """
+                SELECT \(Self.lineaColumns) FROM linea_cuenta
+                WHERE comanda_id IN (SELECT id FROM comanda WHERE estado IN (\(marks))) ORDER BY id
+                """, arguments: arguments)
+            while let row = try cursor.next() {
+                let linea = Self.lineaCuenta(row)
+                if let comandaID = linea.comandaID { lineas[comandaID, default: []].append(linea) }
+            }
+            return rows.map { Self.comanda(row: $0, lineas: lineas[$0["id"] as Int64] ?? []) }
         }
     }
 
@@ -317,12 +328,15 @@ extension AppDatabase {
     }
 
     private static func comanda(_ db: Database, row: Row) throws -> Comanda {
-        let id: Int64 = row["id"]
+        let lineas = try Row.fetchAll(db.cachedStatement(sql: "SELECT \(lineaColumns) FROM linea_cuenta WHERE comanda_id = ? ORDER BY id"),
+                                      arguments: [row["id"] as Int64]).map(lineaCuenta)
+        return comanda(row: row, lineas: lineas)
+    }
+
+    private static func comanda(row: Row, lineas: [LineaCuenta]) -> Comanda {
         let camareroID: Int64? = row["camarero_id"]
         let camareroNombre: String? = row["camarero_nombre"]
-        let lineas = try Row.fetchAll(db.cachedStatement(sql: "SELECT \(lineaColumns) FROM linea_cuenta WHERE comanda_id = ? ORDER BY id"),
-                                      arguments: [id]).map(lineaCuenta)
-        return Comanda(id: id, cuentaID: row["cuenta_id"], mesa: row["mesa"], curso: row["curso"],
+        return Comanda(id: row["id"], cuentaID: row["cuenta_id"], mesa: row["mesa"], curso: row["curso"],
                        estado: EstadoComanda(rawValue: row["estado"]) ?? .marchada, enviada: row["enviada"],
                        marchada: row["marchada"], preparada: row["preparada"],
                        camarero: camareroID.flatMap { id in camareroNombre.map { Persona(id: id, nombre: $0) } }, lineas: lineas)

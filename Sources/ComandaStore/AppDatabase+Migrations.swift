@@ -441,6 +441,11 @@ extension AppDatabase {
                 INSERT INTO ajuste (clave, valor) VALUES ('opcion_siguiente_id', '1');
                 """)
         }
+        migrator.registerMigration("v17-pending-lines-index") { db in
+            // A send reads and moves a check's pending lines only: found by
+            // this index, not among every line the check has had.
+            try db.execute(sql: "CREATE INDEX linea_cuenta_pendiente ON linea_cuenta(cuenta_id, curso) WHERE estado = 'pendiente'")
+        }
         return migrator
     }
 }

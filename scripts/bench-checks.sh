@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# bench-checks.sh: table service under load. Starts the release build on CPU 0
+# (synchronous FULL unless COMANDA_SYNCHRONOUS says otherwise) with a fresh
+# database: 64 tables seated, each with its open check; then from CPU 1
+# (wrk -t1 -c64, 10 s after 2 s of warm-up) 64 waiters add a line to a check
+# (POST /cuentas/{id}/lineas), and every 10th request of a check sends it
+# (POST /cuentas/{id}/enviar: a comanda for the kitchen). Meanwhile a kitchen
+# screen polls GET /cocina/comandas with If-None-Match once a second.
+# Prints lines+sends per second, p50/p99, the write batches, and the kitchen
+# poll's answers (200 / 304) and times. Compare with scripts/bench-orders.sh
+# at the same COMANDA_SYNCHRONOUS, in the same run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=${COMANDA_BIN:-.build/release/comanda}
+[ -n "${COMANDA_BIN:-}" ] || swift build -c release >&2
+command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
+WORK=$(mktemp -d)
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+export COMANDA_SYNCHRONOUS=${COMANDA_SYNCHRONOUS:-full}
+printf 'contraseña-de-carga\n' > "$WORK/pw"
+"$BIN" create-staff jefa --rol gerente --database "$WORK/checks.sqlite" --password-file "$WORK/pw" >/dev/null
+"$BIN" create-staff cocina --rol cocina --database "$WORK/checks.sqlite" --password-file "$WORK/pw" >/dev/null
+# wrk connects from loopback: trusted on purpose (no per-client limit), said here.
+COMANDA_TRUSTED_ADDRESSES=127.0.0.1 COMANDA_SCRYPT_LOG_N=12 taskset -c 0 "$BIN" serve --host 127.0.0.1 --port "$PORT" \
+  --database "$WORK/checks.sqlite" --log-level notice >"$WORK/server.log" 2>&1 &
+PID=$!
+trap 'kill -TERM $PID 2>/dev/null; wait $PID 2>/dev/null; rm -rf "$WORK"' EXIT
+for _ in $(seq 1 100); do curl -sf -m 1 -o /dev/null "http://127.0.0.1:$PORT/health" && break; sleep 0.1; done
+COOK=$(python3 - "$PORT" "$WORK/checks.lua" <<'PY'
+import json, sys, urllib.request
+port, out = sys.argv[1], sys.argv[2]
+base = f"http://127.0.0.1:{port}"
+def call(method, path, body=None, token=None):
+    req = urllib.request.Request(base + path, method=method, data=None if body is None else json.dumps(body).encode())
+    req.add_header("Content-Type", "application/json")
+    if token: req.add_header("Authorization", "Bearer " + token)
+    with urllib.request.urlopen(req) as r: return json.load(r)
+token = call("POST", "/sesiones", {"login": "jefa", "password": "contraseña-de-carga"})["token"]
+cook = call("POST", "/sesiones", {"login": "cocina", "password": "contraseña-de-carga"})["token"]
+platos = [p["id"] for p in call("GET", "/platos")][:8]
+cuentas = []
+for i in range(1, 65):
+    mesa = call("POST", "/mesas", {"nombre": f"T{i}", "zona": "Sala", "plazas": 4}, token)["id"]
+    cuentas.append(call("POST", f"/mesas/{mesa}/sentar", {"comensales": 4}, token)["id"])
+with open(out, "w") as f:
+    f.write('token = "%s"\ncuentas = {%s}\nplatos = {%s}\n' % (token, ",".join(map(str, cuentas)), ",".join(map(str, platos))))
+print(cook)
+PY
+)
+cat "$WORK/checks.lua" - > "$WORK/run.lua" <<'LUA'
+-- Each request adds a line to a check; every 10th request of a check sends it.
+local counter = 0
+local sent = {}
+request = function()
+  counter = counter + 1
+  local c = (counter % #cuentas) + 1
+  local n = (sent[c] or 0) + 1
+  sent[c] = n
+  local headers = { ["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. token }
+  if n % 10 == 0 then return wrk.format("POST", "/cuentas/" .. cuentas[c] .. "/enviar", headers, "{}") end
+  local plato = platos[(n % #platos) + 1]
+  return wrk.format("POST", "/cuentas/" .. cuentas[c] .. "/lineas", headers,
+                    '{"plato_id": ' .. plato .. ', "curso": ' .. ((n % 3) + 1) .. ', "notas": "sin sal"}')
+end
+LUA
+taskset -c 1 wrk -t1 -c64 -d2s -s "$WORK/run.lua" "http://127.0.0.1:$PORT" >/dev/null
+writes() { curl -sf "http://127.0.0.1:$PORT/metrics" | awk '/^comanda_db_write_transactions_total/{t=$2}/^comanda_db_write_requests_total/{r=$2}END{print t+0, r+0}'; }
+# The kitchen's screen: a poll a second with the tag it last saw; the
+# kitchen at work readies every fired comanda it sees, and the pass serves
+# every ready one (so the list stays what a kitchen's is, not every send).
+POLL=
+[ "${KITCHEN:-1}" = 0 ] || python3 - "$PORT" "$COOK" "$(sed -n 's/^token = "\(.*\)"$/\1/p' "$WORK/checks.lua")" 12 > "$WORK/poll.txt" <<'PY' &
+import http.client, json, sys, time
+port, cook, waiter, seconds = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
+conn = http.client.HTTPConnection("127.0.0.1", int(port))
+def call(method, path, token, headers=None):
+    conn.request(method, path, body=b"{}" if method == "POST" else None,
+                 headers={"Authorization": "Bearer " + token, "Content-Type": "application/json", **(headers or {})})
+    r = conn.getresponse()
+    return r.status, r.getheader("ETag"), r.read()
+tag, counts, times, moves, size = None, {}, [], 0, 0
+end = time.time() + seconds
+while time.time() < end:
+    t = time.time()
+    status, new_tag, body = call("GET", "/cocina/comandas", cook, {"If-None-Match": tag} if tag else {})
+    times.append((time.time() - t) * 1000)
+    counts[status] = counts.get(status, 0) + 1
+    if status == 200:
+        tag, size = new_tag, len(body)
+        for c in json.loads(body):
+            if c["estado"] == "marchada":
+                call("POST", f"/cocina/comandas/{c['id']}/preparada", cook)
+            else:
+                call("POST", f"/cuentas/{c['cuenta_id']}/comandas/{c['id']}/servida", waiter)
+            moves += 1
+    time.sleep(max(0, 1 - (time.time() - t)))
+times.sort()
+print(f"kitchen poll: {counts} answers, median {times[len(times)//2]:.1f} ms, max {times[-1]:.1f} ms, last list {size} bytes; "
+      f"{moves} comandas readied or served")
+PY
+[ "${KITCHEN:-1}" = 0 ] || POLL=$!
+read -r T0 R0 < <(writes)
+taskset -c 1 wrk -t1 -c64 -d10s --latency -s "$WORK/run.lua" "http://127.0.0.1:$PORT" | grep -E 'Requests/sec|50%|99%|Non-2xx|Socket|requests in'
+read -r T1 R1 < <(writes)
+[ -z "$POLL" ] || { wait "$POLL"; cat "$WORK/poll.txt"; }
+awk -v t=$((T1 - T0)) -v r=$((R1 - R0)) 'BEGIN { printf "writes: %d requests in %d transactions (%.1f per transaction)\n", r, t, t ? r / t : 0 }'
+python3 - "$WORK/checks.sqlite" <<'PY'
+import os, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+lines, pending, comandas = db.execute("SELECT (SELECT count(*) FROM linea_cuenta), (SELECT count(*) FROM linea_cuenta WHERE estado = 'pendiente'), (SELECT count(*) FROM comanda)").fetchone()
+unsent = db.execute("SELECT count(*) FROM linea_cuenta WHERE estado != 'pendiente' AND comanda_id IS NULL").fetchone()[0]
+print(f"lines: {lines} ({pending} pending), comandas: {comandas}; sent lines without a comanda: {unsent}; synchronous: {os.environ['COMANDA_SYNCHRONOUS']}")
+sys.exit(0 if unsent == 0 else 1)
+PY
