@@ -59,6 +59,10 @@ public struct TableTurns: Sendable {
     /// Fewer occupations than this of the tables that fit a party: the
     /// quote from the waits alone (`WaitModel`).
     public static let minimumHistory = 10
+    /// More parties of the band ahead than this: the quote from the waits
+    /// alone (a walk costs draws × parties ahead, on the writer's thread,
+    /// and no restaurant's tables turn for a queue this long anyway).
+    public static let maxAhead = 100
 
     /// Occupations' lengths in seconds by the band of their seats, sorted, with suffix sums.
     private let stays: [SizeBand: (sorted: [Double], suffix: [Double])]
@@ -142,7 +146,8 @@ public struct TableTurns: Sendable {
     /// The same arrival on the same floor always draws the same futures.
     public func quote(size: Int, ahead: Int, at: Int64, floor: QuoteFloor) -> WaitQuote? {
         guard let band = Self.fittingBand(size: size, tables: floor.tables),
-              let stay = stays[band], stay.sorted.count >= Self.minimumHistory else { return nil }
+              let stay = stays[band], stay.sorted.count >= Self.minimumHistory,
+              ahead <= Self.maxAhead, floor.aheadArrivals.count == ahead else { return nil }
         let fitting = floor.tables.filter { SizeBand(size: $0.plazas) == band && $0.plazas >= size }
         guard !fitting.isEmpty else { return nil }
         let now = Double(at)

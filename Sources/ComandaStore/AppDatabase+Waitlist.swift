@@ -47,7 +47,8 @@ extension AppDatabase {
 
     /// The floor as a new party of `band` finds it: the tables in service,
     /// the parties of the band called but not seated, and the arrivals of
-    /// those still waiting (in order).
+    /// those still waiting (in order; past `TableTurns.maxAhead` the tables
+    /// say nothing, so no more are read).
     private static func quoteFloor(_ db: Database, band: Int) throws -> QuoteFloor {
         let tables = try Row.fetchAll(db.cachedStatement(sql: "SELECT plazas, estado, desde FROM mesa WHERE retirada IS NULL")).map {
             QuoteTable(plazas: $0["plazas"], estado: EstadoMesa(rawValue: $0["estado"]) ?? .ocupada, desde: $0["desde"])
@@ -58,8 +59,8 @@ extension AppDatabase {
             """), arguments: [band]) ?? 0
         let arrivals = try Int64.fetchAll(db.cachedStatement(sql: """
             SELECT arrival_time FROM reservation WHERE removed_time IS NULL AND status = 'waiting' AND \(inBand)
-            ORDER BY arrival_time, id
-            """), arguments: [band])
+            ORDER BY arrival_time, id LIMIT ?
+            """), arguments: [band, TableTurns.maxAhead + 1])
         return QuoteFloor(tables: tables, called: called, aheadArrivals: arrivals)
     }
 

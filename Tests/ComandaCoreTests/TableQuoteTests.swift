@@ -55,6 +55,11 @@ import Testing
         // Stays of tables of another size say nothing of these.
         let other = TableTurns(occupations: Self.history(plazas: 8), parties: [], now: Self.now)
         #expect(other.quote(size: 3, ahead: 0, at: Self.now, floor: Self.floor([(4, .ocupada, 0)])) == nil)
+        // A queue longer than the walk is made for: the quote from the waits.
+        let long = Self.floor([(4, .ocupada, 0)], ahead: Array(repeating: 5, count: TableTurns.maxAhead + 1))
+        #expect(Self.turns.quote(size: 3, ahead: TableTurns.maxAhead + 1, at: Self.now, floor: long) == nil)
+        #expect(Self.turns.quote(size: 3, ahead: TableTurns.maxAhead, at: Self.now,
+                                 floor: Self.floor([(4, .ocupada, 0)], ahead: Array(repeating: 5, count: TableTurns.maxAhead))) != nil)
         // Nor do stays older than 28 days, or not yet ended.
         let old = TableTurns(occupations: Self.history().map { var o = $0; o.hasta -= 29 * 86_400; o.desde -= 29 * 86_400; return o },
                              parties: [], now: Self.now)

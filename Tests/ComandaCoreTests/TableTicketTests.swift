@@ -53,7 +53,9 @@ import Testing
         #expect(rows.contains { $0.hasPrefix("TOTAL") && $0.hasSuffix("99,90 €") })
         #expect(!ticket.contains("Ensalada"))
         #expect(rows.contains { $0.hasSuffix("56,40 €") })
-        #expect(rows.contains { $0.contains("Pimientos") && $0.contains("(+2,50 €)") || $0.contains("Pimientos de Padrón") })
+        // Priced options carry their price (wrapped or not); a free one does not.
+        #expect(ticket.contains("(+2,50") && ticket.contains("(+1,75 €)"))
+        #expect(rows.contains("    · Al punto"))
         // 10%: 75,90 € includes 6,90 €; 21%: 24,00 € includes 4,17 €.
         #expect(rows.contains { $0.hasPrefix("IVA 10% incluido") && $0.hasSuffix("6,90 €") })
         #expect(rows.contains { $0.hasPrefix("IVA 21% incluido") && $0.hasSuffix("4,17 €") })
