@@ -10,22 +10,35 @@ import Testing
 @Suite struct ChecksRoutesTests {
     private func json(_ r: TestResponse) -> [String: Any] { (r.json as? [String: Any]) ?? [:] }
 
-    @Test func aChecksLifeAndWhoMayDoWhat() throws {
+    /// A served app with a manager, a waiter and a cook logged in.
+    private struct Staff {
+        let c: TestClient, port: Int, db: AppDatabase, boss: String, waiter: String, cook: String
+        func plato(_ nombre: String) throws -> Int64 { try #require(try db.menuSnapshot().platos.first { $0.nombre == nombre }?.id) }
+        /// A new table (by the manager), and the id of the check seating it opens (by the waiter).
+        func seated(_ nombre: String, comensales: Int = 2) throws -> (mesa: Int, cuenta: Int) {
+            let mesa = try #require((try c.postJSON("/mesas", #"{"nombre": "\#(nombre)", "plazas": 4}"#, token: boss).json as? [String: Any])?["id"] as? Int)
+            let cuenta = try #require((try c.postJSON("/mesas/\(mesa)/sentar", #"{"comensales": \#(comensales)}"#, token: waiter).json
+                                      as? [String: Any])?["id"] as? Int)
+            return (mesa, cuenta)
+        }
+    }
+
+    private func withStaff(_ body: (Staff) throws -> Void) throws {
         let (app, db) = try makeUserApp()
         try withServer(responder: app) { _, port in
             let c = try TestClient(port: port)
-            let boss = try c.staff("jefa", .gerente, db)
-            let waiter = try c.staff("luis", .camarero, db)
-            let cook = try c.staff("cocinero", .cocina, db)
-            let host = try c.staff("puerta", .anfitrion, db)
+            try body(Staff(c: c, port: port, db: db, boss: try c.staff("jefa", .gerente, db), waiter: try c.staff("luis", .camarero, db),
+                           cook: try c.staff("cocinero", .cocina, db)))
+        }
+    }
+
+    @Test func aChecksLifeAndWhoMayDoWhat() throws {
+        try withStaff { s in
+            let (c, boss, waiter, cook) = (s.c, s.boss, s.waiter, s.cook)
+            let host = try c.staff("puerta", .anfitrion, s.db)
             let guest = try c.registerAndLogin("cli")
-            let platos = try db.menuSnapshot().platos
-            let tortilla = try #require(platos.first { $0.nombre == "Tortilla" }?.id)
-            let flan = try #require(platos.first { $0.nombre == "Flan" }?.id)
-            let mesa = json(try c.postJSON("/mesas", #"{"nombre": "T1", "plazas": 4}"#, token: boss))
-            let mesaID = try #require(mesa["id"] as? Int)
-            let cuenta = json(try c.postJSON("/mesas/\(mesaID)/sentar", #"{"comensales": 2}"#, token: waiter))
-            let cuentaID = try #require(cuenta["id"] as? Int)
+            let (tortilla, flan) = (try s.plato("Tortilla"), try s.plato("Flan"))
+            let (mesaID, cuentaID) = try s.seated("T1")
             let base = "/cuentas/\(cuentaID)"
 
             // Lines: frozen price, exact cents; the rules refuse what they must.
@@ -120,11 +133,8 @@ import Testing
     /// A dish's options and VAT rate, set by the manager; a line picks them by
     /// the rule, and keeps them (and their prices) frozen.
     @Test func optionsAndVATOnALine() throws {
-        let (app, db) = try makeUserApp()
-        try withServer(responder: app) { _, port in
-            let c = try TestClient(port: port)
-            let boss = try c.staff("jefa", .gerente, db)
-            let waiter = try c.staff("luis", .camarero, db)
+        try withStaff { s in
+            let (c, boss, waiter) = (s.c, s.boss, s.waiter)
             let steak = json(try c.postJSON("/platos", #"{"nombre": "Chuletón", "descripcion": "De vaca", "precio": 23.95, "tipo": "Carnes", "iva": 21}"#, token: boss))
             #expect(steak["iva"] as? Int == 21)
             #expect((steak["opciones"] as? [Any])?.isEmpty == true)
@@ -146,8 +156,7 @@ import Testing
             #expect(try c.request("PUT", "/platos/\(id)/opciones", headers: [("Authorization", "Bearer \(waiter)"), ("Content-Type", "application/json")],
                                   body: Array(#"{"opciones": []}"#.utf8)).status == 403)
 
-            let mesaID = try #require(json(try c.postJSON("/mesas", #"{"nombre": "T1", "plazas": 4}"#, token: boss))["id"] as? Int)
-            let cuentaID = try #require(json(try c.postJSON("/mesas/\(mesaID)/sentar", #"{"comensales": 2}"#, token: waiter))["id"] as? Int)
+            let cuentaID = try s.seated("T1").cuenta
             let lines = "/cuentas/\(cuentaID)/lineas"
             // The required group missing, two of a one-only group, another dish's value: 422 opciones.
             for picks in [[extras[0]], [punto[0], punto[1]], [punto[0], 99_999]] {
@@ -178,19 +187,12 @@ import Testing
 
     /// A check moves to a free table with its lines; the old table is to be cleaned.
     @Test func aCheckMovesToAFreeTable() throws {
-        let (app, db) = try makeUserApp()
-        try withServer(responder: app) { _, port in
-            let c = try TestClient(port: port)
-            let boss = try c.staff("jefa", .gerente, db)
-            let waiter = try c.staff("luis", .camarero, db)
-            let flan = try #require(try db.menuSnapshot().platos.first { $0.nombre == "Flan" }?.id)
-            var ids: [Int] = []
-            for nombre in ["T1", "T2", "T3"] {
-                ids.append(try #require(json(try c.postJSON("/mesas", #"{"nombre": "\#(nombre)", "plazas": 4}"#, token: boss))["id"] as? Int))
-            }
-            let cuentaID = try #require(json(try c.postJSON("/mesas/\(ids[0])/sentar", #"{"comensales": 3}"#, token: waiter))["id"] as? Int)
-            _ = try c.postJSON("/cuentas/\(cuentaID)/lineas", #"{"plato_id": \#(flan)}"#, token: waiter)
-            _ = try c.postJSON("/mesas/\(ids[2])/sentar", #"{"comensales": 2}"#, token: waiter)
+        try withStaff { s in
+            let (c, waiter) = (s.c, s.waiter)
+            let (first, cuentaID) = try s.seated("T1", comensales: 3)
+            let free = try #require(json(try c.postJSON("/mesas", #"{"nombre": "T2", "plazas": 4}"#, token: s.boss))["id"] as? Int)
+            let ids = [first, free, try s.seated("T3").mesa]
+            _ = try c.postJSON("/cuentas/\(cuentaID)/lineas", #"{"plato_id": \#(try s.plato("Flan"))}"#, token: waiter)
             let busy = try c.postJSON("/cuentas/\(cuentaID)/mover", #"{"mesa_id": \#(ids[2])}"#, token: waiter)
             #expect(busy.errorCode == "mesa_no_libre")
             #expect(((busy.json as? [String: Any])?["error"] as? [String: Any])?["estado"] as? String == "ocupada")
@@ -216,15 +218,10 @@ import Testing
 
     /// The kitchen hears its comandas beside its orders; the waiters hear their checks.
     @Test func theStreams() throws {
-        let (app, db) = try makeUserApp()
-        try withServer(responder: app) { _, port in
-            let c = try TestClient(port: port)
-            let boss = try c.staff("jefa", .gerente, db)
-            let waiter = try c.staff("luis", .camarero, db)
-            let cook = try c.staff("cocinero", .cocina, db)
-            let flan = try #require(try db.menuSnapshot().platos.first { $0.nombre == "Flan" }?.id)
-            let mesaID = try #require(json(try c.postJSON("/mesas", #"{"nombre": "T1", "plazas": 4}"#, token: boss))["id"] as? Int)
-            let cuentaID = try #require(json(try c.postJSON("/mesas/\(mesaID)/sentar", #"{"comensales": 2}"#, token: waiter))["id"] as? Int)
+        try withStaff { s in
+            let (c, port, waiter, cook) = (s.c, s.port, s.waiter, s.cook)
+            let flan = try s.plato("Flan")
+            let cuentaID = try s.seated("T1").cuenta
 
             let kitchen = try TestClient(port: port)
             #expect(try kitchen.openStream("/cocina/eventos", headers: [("Authorization", "Bearer \(cook)")]).status == 200)
