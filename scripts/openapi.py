@@ -256,7 +256,8 @@ SCHEMAS = {
     "Linea": obj({
         "id": INTEGER_ID, "plato_id": INTEGER_ID, "nombre": {"type": "string"}, "precio_unitario": MONEY,
         "cantidad": {"type": "integer", "minimum": 1, "maximum": 100}, "subtotal": MONEY,
-    }),
+        "opciones": {"type": "array", "items": obj({"grupo": {"type": "string"}, "valor": {"type": "string"}, "precio": MONEY})},
+    }, description="A line of an online order: `precio_unitario` is the dish's price plus its options' (frozen when picked)."),
     "Evento": obj({"estado": {"type": "string", "enum": ESTADOS[1:]}, "fecha": TIME}),
     "Pedido": obj({
         "id": INTEGER_ID,
@@ -363,7 +364,8 @@ REQUESTS = {
                          "login": {"type": "string", "minLength": 1, "maxLength": 100},
                          "password": {"type": "string", "minLength": 8, "maxLength": 1024}}, extra=True),
     "Credenciales": obj({"login": {"type": "string"}, "password": {"type": "string"}}, extra=True),
-    "NuevaLinea": obj({"plato_id": INTEGER_ID, "cantidad": {"type": "integer", "minimum": 1, "maximum": 100, "default": 1}},
+    "NuevaLinea": obj({"plato_id": INTEGER_ID, "cantidad": {"type": "integer", "minimum": 1, "maximum": 100, "default": 1},
+                       "opciones": {"type": "array", "items": INTEGER_ID, "description": "The chosen values' ids."}},
                       required=["plato_id"], extra=True),
     "Cantidad": obj({"cantidad": {"type": "integer", "minimum": 1, "maximum": 100}}, extra=True),
     "Entrega": obj({"direccion": {"type": "string", "minLength": 5, "maxLength": 300},

@@ -18,7 +18,9 @@ public enum KitchenTicket {
         lines.append(rule)
         for linea in pedido.lineas {
             let prefix = "\(linea.cantidad) x "
-            lines += wrap(linea.nombre, first: prefix, rest: String(repeating: " ", count: prefix.count))
+            let pad = String(repeating: " ", count: prefix.count)
+            lines += wrap(linea.nombre, first: prefix, rest: pad)
+            for opcion in linea.opciones { lines += wrap(opcion.valor, first: pad + "· ", rest: pad + "  ") }
         }
         lines.append(rule)
         lines.append(columns("TOTAL", Money.spanish(pedido.totalCentimos)))

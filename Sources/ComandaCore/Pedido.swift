@@ -86,14 +86,17 @@ public struct LineaPedido: Sendable, Equatable {
     public var precioCentimos: Int
     /// How many, 1…100.
     public var cantidad: Int
+    /// The options picked (frozen when the line was added); `precioCentimos` includes their prices.
+    public var opciones: [OpcionElegida]
 
     /// Creates a line.
-    public init(id: Int64, platoID: Int64, nombre: String, precioCentimos: Int, cantidad: Int) {
+    public init(id: Int64, platoID: Int64, nombre: String, precioCentimos: Int, cantidad: Int, opciones: [OpcionElegida] = []) {
         self.id = id
         self.platoID = platoID
         self.nombre = nombre
         self.precioCentimos = precioCentimos
         self.cantidad = cantidad
+        self.opciones = opciones
     }
 
     /// `precio × cantidad`, in cents.

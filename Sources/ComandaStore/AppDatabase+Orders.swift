@@ -69,23 +69,34 @@ extension AppDatabase {
         } catch let error as OrderError { throw error } catch { throw StoreError(error) }
     }
 
-    /// Adds a dish, or adds to its line: (line, created). The new quantity must stay within 1…100.
-    public func addLinea(pedidoID: Int64, usuarioID: Int64, platoID: Int64, cantidad: Int) throws -> (LineaPedido, created: Bool) {
-        try addingLinea(pedidoID: pedidoID, usuarioID: usuarioID, platoID: platoID, cantidad: cantidad).wait()
+    /// Adds a dish with the options picked (value ids, checked by
+    /// `OpcionesRules.elegir`), or adds to the line of that dish with those
+    /// same options: (line, created). The new quantity must stay within 1…100.
+    public func addLinea(pedidoID: Int64, usuarioID: Int64, platoID: Int64, cantidad: Int, opciones: [Int64] = []) throws -> (LineaPedido, created: Bool) {
+        try addingLinea(pedidoID: pedidoID, usuarioID: usuarioID, platoID: platoID, cantidad: cantidad, opciones: opciones).wait()
     }
 
     /// `addLinea` as a write to wait for or to hand on (`PendingWrite`).
-    public func addingLinea(pedidoID: Int64, usuarioID: Int64, platoID: Int64, cantidad: Int) -> PendingWrite<(LineaPedido, created: Bool)> {
+    public func addingLinea(pedidoID: Int64, usuarioID: Int64, platoID: Int64, cantidad: Int,
+                            opciones: [Int64] = []) -> PendingWrite<(LineaPedido, created: Bool)> {
         orderWriting { db in
             try Self.openOwned(db, id: pedidoID, usuarioID: usuarioID)
-            guard let dish = try Row.fetchOne(db.cachedStatement(sql: "SELECT nombre, disponible, retirado_en FROM plato WHERE id = ?"),
+            guard let dish = try Row.fetchOne(db.cachedStatement(sql: "SELECT nombre, disponible, retirado_en, opciones FROM plato WHERE id = ?"),
                                               arguments: [platoID]) else {
                 throw OrderError.invalid(field: "plato_id", problem: "is not a dish on the menu")
             }
             guard dish["disponible"] as Bool, (dish["retirado_en"] as Int64?) == nil else {
                 throw OrderError.platoNoDisponible(ids: [platoID], nombres: [dish["nombre"]], checkout: false)
             }
-            if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, cantidad FROM linea_pedido WHERE pedido_id = ? AND plato_id = ?"), arguments: [pedidoID, platoID]) {
+            let elegidas: [OpcionElegida]
+            do {
+                elegidas = try OpcionesRules.elegir(Self.opciones(dish["opciones"]), opciones)
+            } catch let problem as PlatoRules.Problem {
+                throw OrderError.invalid(field: problem.field, problem: problem.problem)
+            }
+            let clave = opciones.sorted().map(String.init).joined(separator: ",")
+            if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, cantidad FROM linea_pedido WHERE pedido_id = ? AND plato_id = ? AND opciones_clave = ?"),
+                                          arguments: [pedidoID, platoID, clave]) {
                 let lineaID: Int64 = row["id"]
                 let total = (row["cantidad"] as Int) + cantidad
                 guard total <= PedidoRules.cantidades.upperBound else {
@@ -94,7 +105,10 @@ extension AppDatabase {
                 try db.cachedStatement(sql: "UPDATE linea_pedido SET cantidad = ? WHERE id = ?").execute(arguments: [total, lineaID])
                 return (try Self.linea(db, id: lineaID), false)
             }
-            try db.cachedStatement(sql: "INSERT INTO linea_pedido (pedido_id, plato_id, cantidad) VALUES (?, ?, ?)").execute(arguments: [pedidoID, platoID, cantidad])
+            try db.cachedStatement(sql: """
+                INSERT INTO linea_pedido (pedido_id, plato_id, cantidad, opciones, opciones_clave, opciones_centimos) VALUES (?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [pedidoID, platoID, cantidad, Self.elegidasJSON(elegidas), clave,
+                                         elegidas.reduce(0) { $0 + $1.precioCentimos }])
             return (try Self.linea(db, id: db.lastInsertedRowID), true)
         }
     }
@@ -151,7 +165,7 @@ extension AppDatabase {
             try db.cachedStatement(sql: """
                 UPDATE linea_pedido SET
                     nombre = (SELECT nombre FROM plato WHERE plato.id = linea_pedido.plato_id),
-                    precio_centimos = (SELECT precio_centimos FROM plato WHERE plato.id = linea_pedido.plato_id)
+                    precio_centimos = (SELECT precio_centimos FROM plato WHERE plato.id = linea_pedido.plato_id) + opciones_centimos
                 WHERE pedido_id = ?
                 """).execute(arguments: [pedidoID])
             try db.cachedStatement(sql: "UPDATE pedido SET estado = 'realizado', fecha = ?, direccion = ?, telefono = ? WHERE id = ?").execute(arguments: [now, direccion, telefono, pedidoID])
@@ -302,14 +316,15 @@ extension AppDatabase {
     /// order's id last, for lists of many orders.
     private static let lineSQL = """
         SELECT l.id, l.plato_id, COALESCE(l.nombre, p.nombre) AS nombre,
-               COALESCE(l.precio_centimos, p.precio_centimos) AS precio, l.cantidad, l.pedido_id
+               COALESCE(l.precio_centimos, p.precio_centimos + l.opciones_centimos) AS precio, l.cantidad, l.pedido_id, l.opciones
         FROM linea_pedido l JOIN plato p ON p.id = l.plato_id
         """
     private static let lineByID = lineSQL + " WHERE l.id = ?"
     private static let linesOfPedido = lineSQL + " WHERE l.pedido_id = ? ORDER BY l.id"
 
     private static func linea(_ row: Row) -> LineaPedido {
-        LineaPedido(id: row["id"], platoID: row["plato_id"], nombre: row["nombre"], precioCentimos: row["precio"], cantidad: row["cantidad"])
+        LineaPedido(id: row["id"], platoID: row["plato_id"], nombre: row["nombre"], precioCentimos: row["precio"], cantidad: row["cantidad"],
+                    opciones: elegidas(row["opciones"]))
     }
 
     private static func linea(_ db: Database, id: Int64) throws -> LineaPedido {

@@ -35,8 +35,8 @@ import Testing
             LineaPedido(id: 4, platoID: 5, nombre: "Pan", precioCentimos: 105, cantidad: 1),
         ])
         #expect(OrderJSON.pedido(open) == #"{"direccion":null,"estado":"abierto","eventos":[],"fecha":null,"id":7,"lineas":["#
-            + #"{"cantidad":2,"id":3,"nombre":"Croquetas \"caseras\"","plato_id":12,"precio_unitario":7.5,"subtotal":15},"#
-            + #"{"cantidad":1,"id":4,"nombre":"Pan","plato_id":5,"precio_unitario":1.05,"subtotal":1.05}"#
+            + #"{"cantidad":2,"id":3,"nombre":"Croquetas \"caseras\"","opciones":[],"plato_id":12,"precio_unitario":7.5,"subtotal":15},"#
+            + #"{"cantidad":1,"id":4,"nombre":"Pan","opciones":[],"plato_id":5,"precio_unitario":1.05,"subtotal":1.05}"#
             + #"],"listo_estimado":null,"motivo":null,"num_platos":3,"telefono":null,"total":16.05}"#)
         let placed = Pedido(id: 8, estado: .rechazado, fecha: 0, direccion: "Calle Mayor 1", telefono: "+34 600 000 000", lineas: [],
                             listoEstimado: 900, motivo: "Sin \"gas\"", eventos: [EventoPedido(estado: .realizado, fecha: 0),

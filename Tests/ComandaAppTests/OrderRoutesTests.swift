@@ -243,6 +243,55 @@ extension TestClient {
         }
     }
 
+    /// Options on an online order's line: the same rules as the waiter's
+    /// (one `OpcionesRules.elegir`), the same picks add to their line, other
+    /// picks make a new one, and the price with the options is frozen at checkout.
+    @Test func onlineLinesPickOptions() throws {
+        let (app, db) = try makeUserApp()
+        let tortilla = try #require(try db.menuSnapshot().platos.first { $0.nombre == "Tortilla" }?.id)
+        let plato = try db.settingOpciones(id: tortilla, [
+            NuevoGrupo(nombre: "Punto", min: 1, max: 1, valores: [("Jugosa", 0), ("Cuajada", 0)]),
+            NuevoGrupo(nombre: "Extras", min: 0, max: 2, valores: [("Cebolla", 50), ("Chorizo", 175)]),
+        ]).wait()
+        let punto = plato.opciones[0].valores.map(\.id), extras = plato.opciones[1].valores.map(\.id)
+        try withServer(responder: app) { _, port in
+            let c = try TestClient(port: port)
+            let token = try c.registerAndLogin("cliente")
+            let id = try #require(try object(c.send("POST", "/pedidos", token))["id"] as? Int)
+            let lines = "/pedidos/\(id)/lineas"
+            // Nothing picked in a required group, two of a one-only group, a value of no group: 422 opciones.
+            for picks in ["[]", "[\(punto[0]), \(punto[1])]", "[\(punto[0]), 999999]", "[\(punto[0]), \(punto[0])]", #"["x"]"#] {
+                let r = try c.send("POST", lines, token, json: #"{"plato_id": \#(tortilla), "opciones": \#(picks)}"#)
+                #expect(r.status == 422, "\(picks)")
+                #expect(r.errorField == "opciones", "\(picks)")
+            }
+            let first = try c.send("POST", lines, token, json: #"{"plato_id": \#(tortilla), "opciones": [\#(extras[1]), \#(punto[0])]}"#)
+            #expect(first.status == 201)
+            let line = try object(first)
+            #expect(line["precio_unitario"] as? Double == 9.75)
+            #expect((line["opciones"] as? [[String: Any]])?.map { $0["valor"] as? String } == ["Jugosa", "Chorizo"])
+            // The same picks in another order add to that line; other picks are another line.
+            let same = try c.send("POST", lines, token, json: #"{"plato_id": \#(tortilla), "opciones": [\#(punto[0]), \#(extras[1])]}"#)
+            #expect(same.status == 200)
+            #expect(try object(same)["cantidad"] as? Int == 2)
+            let other = try c.send("POST", lines, token, json: #"{"plato_id": \#(tortilla), "opciones": [\#(punto[1])]}"#)
+            #expect(other.status == 201)
+            #expect(try object(other)["precio_unitario"] as? Double == 8)
+            // The dish's price changes before checkout: the open order follows it, the options' prices stay.
+            _ = try db.updatePlato(id: tortilla, CambiosPlato(precioCentimos: 900))
+            let placed = try c.send("POST", "/pedidos/\(id)/checkout", token,
+                                    json: #"{"direccion": "Calle Mayor 1, Madrid", "telefono": "+34 915551234"}"#)
+            #expect(placed.status == 200)
+            // 2 × (9.00 + 1.75) + 1 × 9.00 = 30.50.
+            #expect(placed.text.contains(#""total":30.5"#), "\(placed.text)")
+            _ = try db.updatePlato(id: tortilla, CambiosPlato(precioCentimos: 100))
+            let detail = try object(c.send("GET", "/pedidos/\(id)", token))
+            let kept = try #require(detail["lineas"] as? [[String: Any]])
+            #expect(kept.map { $0["precio_unitario"] as? Double } == [10.75, 9])
+            #expect(kept.map { ($0["opciones"] as? [Any])?.count } == [2, 1])
+        }
+    }
+
     @Test func historyPagesNewestFirst() throws {
         let clock = TestClock()
         let (app, db) = try makeUserApp(clock: clock)

@@ -40,11 +40,23 @@ enum OrderJSON {
 }
 
 extension JSONWriter {
+    /// The options a line picked, `[{"grupo", "precio", "valor"}]`: an online order's line and a check's alike.
+    mutating func elegidas(_ list: [OpcionElegida]) {
+        array(list) { w, o in
+            w.object { w in
+                w.key("grupo"); w.string(o.grupo)
+                w.key("precio"); w.money(o.precioCentimos)
+                w.key("valor"); w.string(o.valor)
+            }
+        }
+    }
+
     mutating func linea(_ l: LineaPedido) {
         object { w in
             w.key("cantidad"); w.int(l.cantidad)
             w.key("id"); w.int(l.id)
             w.key("nombre"); w.string(l.nombre)
+            w.key("opciones"); w.elegidas(l.opciones)
             w.key("plato_id"); w.int(l.platoID)
             w.key("precio_unitario"); w.money(l.precioCentimos)
             w.key("subtotal"); w.money(l.subtotalCentimos)

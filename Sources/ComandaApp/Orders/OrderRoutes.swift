@@ -50,8 +50,9 @@ struct OrderRoutes: Feature {
             let body = try JSONBody(request)
             let platoID = try body.int("plato_id")
             let cantidad = try PedidoRules.cantidad(try body.optionalInt("cantidad") ?? 1)
-            return r.after(orders.addingLinea(pedidoID: pedidoID, usuarioID: usuario.id,
-                                                platoID: Int64(platoID), cantidad: cantidad)) { linea, created in
+            let opciones = body.has("opciones") ? try body.ints("opciones").map(Int64.init) : []
+            return r.after(orders.addingLinea(pedidoID: pedidoID, usuarioID: usuario.id, platoID: Int64(platoID),
+                                                cantidad: cantidad, opciones: opciones)) { linea, created in
                 HTTPResponse.json(OrderJSON.linea(linea), status: created ? .created : .ok)
             }
         }

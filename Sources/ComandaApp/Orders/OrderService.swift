@@ -34,8 +34,8 @@ final class OrderService: Sendable {
     /// Deletes the user's open order.
     func discarding(id: Int64, usuarioID: Int64) -> PendingWrite<Void> { database.cancelingPedido(pedidoID: id, usuarioID: usuarioID) }
 
-    func addingLinea(pedidoID: Int64, usuarioID: Int64, platoID: Int64, cantidad: Int) -> PendingWrite<(LineaPedido, created: Bool)> {
-        database.addingLinea(pedidoID: pedidoID, usuarioID: usuarioID, platoID: platoID, cantidad: cantidad)
+    func addingLinea(pedidoID: Int64, usuarioID: Int64, platoID: Int64, cantidad: Int, opciones: [Int64]) -> PendingWrite<(LineaPedido, created: Bool)> {
+        database.addingLinea(pedidoID: pedidoID, usuarioID: usuarioID, platoID: platoID, cantidad: cantidad, opciones: opciones)
     }
 
     func settingCantidad(pedidoID: Int64, usuarioID: Int64, lineaID: Int64, cantidad: Int) -> PendingWrite<LineaPedido> {

@@ -74,14 +74,7 @@ extension JSONWriter {
             w.key("iva"); w.int(l.iva)
             w.key("nombre"); w.string(l.nombre)
             w.key("notas"); w.string(l.notas)
-            w.key("opciones")
-            w.array(l.opciones) { w, o in
-                w.object { w in
-                    w.key("grupo"); w.string(o.grupo)
-                    w.key("precio"); w.money(o.precioCentimos)
-                    w.key("valor"); w.string(o.valor)
-                }
-            }
+            w.key("opciones"); w.elegidas(l.opciones)
             w.key("origen"); w.string(l.origen.rawValue)
             w.key("plato_id"); w.int(l.platoID)
             w.key("precio_unitario"); w.money(l.precioUnitarioCentimos)
