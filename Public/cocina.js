@@ -1,10 +1,14 @@
-// The kitchen board: the orders in three columns (Nuevos = realizado, En
-// preparación = aceptado, Listos = preparado), oldest first, each with its
-// number, the minutes since it was placed, its lines and the buttons for its
-// next moves. Follows GET /cocina/eventos (a snapshot, then each order as it
-// is placed or moved), polling GET /cocina/pedidos every 2 s with
-// If-None-Match while the stream is down; a new order is marked and announced
-// with a short sound the cook can switch off. Everything from the API goes in as text.
+// The kitchen board: the online orders in three columns (Nuevos = realizado,
+// En preparación = aceptado, Listos = preparado) and beside them the tables'
+// comandas once fired (marchada with the orders being cooked, preparada with
+// the ready ones until the waiter serves them), oldest first, each with its
+// number or table and course, the minutes since, its lines with options and
+// notes (voided lines struck through) and the buttons for its next moves.
+// Follows GET /cocina/eventos (a snapshot, the comandas, then each order and
+// comanda as it moves), polling GET /cocina/pedidos and /cocina/comandas
+// every 2 s with If-None-Match while the stream is down; a new order or
+// comanda is marked and announced with a short sound the cook can switch
+// off. Everything from the API goes in as text.
 "use strict";
 const POLL_MS = 2000;
 const MINUTES = [5, 10, 15, 20, 25, 30, 45, 60];
@@ -13,12 +17,21 @@ let poller = null;
 let seen = null;          // order ids shown so far (null before the first list)
 const fresh = new Map();  // id → time it arrived, for the "new" mark
 let current = [];
+let comandas = [];        // the fired comandas (marchada, preparada)
+let seenComandas = null;  // comanda ids shown so far (null before the first list)
+const CURSOS = ["Primeros", "Segundos", "Postres", "Cuarto", "Quinto"];
 
 function minutesBetween(fromMs, toMs) { return Math.floor((toMs - fromMs) / 60000); }
 
+/** A line: quantity and name, its options and notes under it; a voided one struck through. */
 function lineItem(linea) {
-  const li = Staff.el("li");
-  li.append(Staff.el("span", "qty", linea.cantidad + " ×"), document.createTextNode(linea.nombre));
+  const li = Staff.el("li", linea.estado === "anulada" ? "anulada" : "");
+  const name = Staff.el("span", "what");
+  name.append(Staff.el("span", "qty", linea.cantidad + " ×"), document.createTextNode(linea.nombre));
+  li.append(name);
+  if (linea.estado === "anulada") li.append(Staff.el("span", "void", "ANULADA"));
+  for (const o of linea.opciones || []) li.append(Staff.el("div", "option", "· " + o.valor));
+  if (linea.notas) li.append(Staff.el("div", "note", "«" + linea.notas + "»"));
   return li;
 }
 
@@ -52,13 +65,60 @@ function card(pedido, nowMs) {
   } else if (pedido.estado === "preparado") {
     buttons.append(button("Entregado", "go", () => move(pedido.id, "entregado")));
   }
-  buttons.append(button("Ticket", "quiet", () => showTicket(pedido.id)));
+  buttons.append(button("Ticket", "quiet", () => showTicket("/cocina/pedidos/" + pedido.id + "/ticket")));
   c.append(buttons);
   return c;
 }
 
+/** A table's comanda: the table and course in big type, the waiter, the lines; Listo once fired. */
+function comandaCard(c, nowMs) {
+  const card = Staff.el("article", "card comanda " + c.estado);
+  card.dataset.comanda = String(c.id);
+  if (fresh.has("c" + c.id)) card.classList.add("nuevo");
+  const top = Staff.el("div", "top");
+  top.append(Staff.el("span", "num", c.mesa), Staff.el("span", "course", CURSOS[c.curso - 1]));
+  const fired = Date.parse(c.marchada);
+  card.append(top, Staff.el("div", "who", "Comanda " + c.id + (c.camarero ? " · " + c.camarero.nombre : "")
+    + " · hace " + Math.max(0, minutesBetween(fired, nowMs)) + " min · " + Staff.clock(new Date(fired))));
+  const ul = Staff.el("ul");
+  ul.append(...c.lineas.map(lineItem));
+  card.append(ul);
+  const buttons = Staff.el("div", "buttons");
+  if (c.estado === "marchada") buttons.append(button("Listo", "ok", () => ready(c.id)));
+  else buttons.append(Staff.el("span", "waiting", "Para servir"));
+  buttons.append(button("Ticket", "quiet", () => showTicket("/cocina/comandas/" + c.id + "/ticket")));
+  card.append(buttons);
+  return card;
+}
+
 function render(list) {
   current = list;
+  draw();
+}
+
+function renderComandas(list) {
+  comandas = list;
+  const nowMs = Date.now();
+  if (seenComandas === null) {
+    seenComandas = new Set(list.map(c => c.id));
+  } else {
+    const arrived = list.filter(c => !seenComandas.has(c.id));
+    arrived.forEach(c => { seenComandas.add(c.id); fresh.set("c" + c.id, nowMs); });
+    if (arrived.length > 0) chime();
+  }
+  draw();
+}
+
+/** One comanda fired, ready, served or with a line voided (from the stream). */
+function comandaChanged(c) {
+  const others = comandas.filter(x => x.id !== c.id);
+  const list = c.estado === "marchada" || c.estado === "preparada" ? others.concat([c]) : others;
+  list.sort((a, b) => (Date.parse(a.marchada) - Date.parse(b.marchada)) || (a.id - b.id));
+  renderComandas(list);
+}
+
+function draw() {
+  const list = current;
   const nowMs = Date.now();
   if (seen === null) {
     seen = new Set(list.map(p => p.id));
@@ -68,18 +128,22 @@ function render(list) {
     if (arrived.length > 0) chime();
   }
   for (const [id, at] of fresh) if (nowMs - at > 60000) fresh.delete(id);
+  // Fired comandas cook beside the accepted orders, ready ones wait beside the ready orders; oldest first.
+  const tables = { realizado: [], aceptado: comandas.filter(c => c.estado === "marchada"), preparado: comandas.filter(c => c.estado === "preparada") };
   for (const estado of ["realizado", "aceptado", "preparado"]) {
-    const orders = list.filter(p => p.estado === estado);
+    const items = list.filter(p => p.estado === estado).map(p => ({ at: Date.parse(p.fecha), node: () => card(p, nowMs) }))
+      .concat(tables[estado].map(c => ({ at: Date.parse(c.marchada), node: () => comandaCard(c, nowMs) })))
+      .sort((a, b) => a.at - b.at);
     const column = document.getElementById("col-" + estado);
-    column.replaceChildren(...orders.map(p => card(p, nowMs)));
-    if (orders.length === 0) column.replaceChildren(Staff.el("div", "empty", "—"));
-    document.getElementById("count-" + estado).textContent = orders.length ? "(" + orders.length + ")" : "";
+    column.replaceChildren(...items.map(i => i.node()));
+    if (items.length === 0) column.replaceChildren(Staff.el("div", "empty", "—"));
+    document.getElementById("count-" + estado).textContent = items.length ? "(" + items.length + ")" : "";
   }
 }
 
 function showError(e) {
   const toast = document.getElementById("action-error");
-  toast.textContent = e.status === 409 ? "Otro puesto ya lo ha movido: el pedido está " + (e.error.estado || "en otro estado") + "."
+  toast.textContent = e.status === 409 ? "Otro puesto ya lo ha movido" + (e.error.estado ? ": está " + e.error.estado.replace("_", " ") : "") + "."
                                        : (e.error && e.error.message) || "No se pudo hacer.";
   toast.hidden = false;
   setTimeout(() => { toast.hidden = true; }, 4000);
@@ -128,9 +192,19 @@ function openReject(id) {
   dialog.showModal();
 }
 
-async function showTicket(id) {
+async function ready(id) {
   try {
-    document.getElementById("ticket-text").textContent = await Staff.api("GET", "/cocina/pedidos/" + id + "/ticket");
+    await Staff.api("POST", "/cocina/comandas/" + id + "/preparada");
+    fresh.delete("c" + id);
+  } catch (e) {
+    if (e.status !== 401) showError(e);
+  }
+  if (poller) poller.now();
+}
+
+async function showTicket(path) {
+  try {
+    document.getElementById("ticket-text").textContent = await Staff.api("GET", path);
     document.getElementById("ticket").showModal();
   } catch (e) {
     if (e.status !== 401) showError(e);
@@ -182,12 +256,15 @@ showSound();
 function tickClock() { document.getElementById("clock").textContent = Staff.clock(new Date()); }
 tickClock();
 setInterval(tickClock, 1000);
-setInterval(() => { if (current.length) render(current); }, 15000);
+setInterval(() => { if (current.length || comandas.length) draw(); }, 15000);
 
 Staff.login(["cocina", "gerente"], () => {
   seen = null;
-  poller = Staff.live({ stream: "/cocina/eventos", ticket: true, events: { snapshot: render, pedido: changed },
-                        poll: "/cocina/pedidos", ms: POLL_MS, render });
+  seenComandas = null;
+  poller = Staff.live({ stream: "/cocina/eventos", ticket: true,
+                        events: { snapshot: render, pedido: changed, comandas: renderComandas, comanda: comandaChanged },
+                        poll: "/cocina/pedidos", ms: POLL_MS, render,
+                        also: [{ poll: "/cocina/comandas", render: renderComandas }] });
 }, () => {
   if (poller) poller.stop();
   poller = null;

@@ -30,7 +30,7 @@ function row(p) {
   else r.append(Staff.el("div", "sinfoto"));
   const info = Staff.el("div");
   const name = Staff.el("div", "nombre", p.nombre);
-  name.append(Staff.el("span", "precio", p.precio.toLocaleString("es-ES", { minimumFractionDigits: 2 }) + " €"));
+  name.append(Staff.el("span", "precio", Staff.money(p.precio)));
   const badges = Staff.el("div", "badges");
   if (!p.disponible) badges.append(badge("AGOTADO", "agotado"));
   for (const c of p.alergenos) badges.append(badge(SHORT[c] || c, "", nombreDe(c)));

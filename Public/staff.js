@@ -76,15 +76,17 @@ const Staff = (() => {
    * that fails too). A public stream reconnects by itself (with
    * Last-Event-ID); one that needs a login (`ticket: true`) asks for a new
    * one-use ticket each time, since a session token never goes into a URL.
+   * `also`: more `{poll, render}` pairs polled beside the first while the
+   * stream is down (a stream that carries more than one list).
    */
-  function live({ stream, ticket, events, poll: pollPath, ms, render }) {
-    let source = null, poller = null, retry = null, stopped = false;
+  function live({ stream, ticket, events, poll: pollPath, ms, render, also = [] }) {
+    let source = null, pollers = null, retry = null, stopped = false;
     function fallBack() {
-      if (!poller && !stopped) poller = poll(pollPath, ms, render);
+      if (!pollers && !stopped) pollers = [{ poll: pollPath, render }, ...also].map(p => poll(p.poll, ms, p.render));
     }
     function streaming() {
       offline(false);
-      if (poller) { poller.stop(); poller = null; }
+      if (pollers) { pollers.forEach(p => p.stop()); pollers = null; }
     }
     async function connect() {
       retry = null;
@@ -119,11 +121,11 @@ const Staff = (() => {
     connect();
     return {
       /** Fetches the whole state now (after this page changed something, in case the stream is slow). */
-      now() { if (poller) poller.now(); },
+      now() { if (pollers) pollers.forEach(p => p.now()); },
       stop() {
         stopped = true;
         if (source) source.close();
-        if (poller) poller.stop();
+        if (pollers) pollers.forEach(p => p.stop());
         clearTimeout(retry);
       },
     };
@@ -168,6 +170,11 @@ const Staff = (() => {
 
   function logout() { sessionStorage.removeItem(KEY); onLoggedOut(); }
 
+  /** An amount in euros (a number with at most two decimals) the Spanish way: `1.234,50 €`. */
+  function money(euros) {
+    return euros.toLocaleString("es-ES", { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: true }) + " €";
+  }
+
   /** An element with a class and text (never HTML). */
   function el(tag, className, text) {
     const node = document.createElement(tag);
@@ -184,5 +191,5 @@ const Staff = (() => {
     return b;
   }
 
-  return { api, poll, live, login, logout, clock, el, button, offline };
+  return { api, poll, live, login, logout, clock, el, button, offline, money };
 })();

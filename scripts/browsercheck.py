@@ -88,11 +88,14 @@ class Server:
         shutil.rmtree(self.work, ignore_errors=True)
 
 
-def browser():
-    """Headless Chromium, 1280×1000, Spanish."""
+def browser(width=1280, height=1000):
+    """Headless Chromium, 1280×1000 (or the size given, a phone's), Spanish."""
     options = webdriver.ChromeOptions()
-    for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1000", "--lang=es-ES"]:
+    for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", f"--window-size={width},{height}", "--lang=es-ES"]:
         options.add_argument(flag)
+    if width < 500:
+        # A desktop window is never narrower than 500 px: a phone's viewport is emulated instead.
+        options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 1, "touch": True}})
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
     # The console is kept, so that quitting can tell whether the pages'
     # Content-Security-Policy refused anything they needed.

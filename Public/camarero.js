@@ -1,0 +1,412 @@
+// The waiter's phone: the floor (floor.js's tiles, live from
+// GET /mesas/eventos), and a table's check (live from GET /cuentas/eventos):
+// its lines by course with their state, the menu to add from (search,
+// categories, a dish's options asked for, required groups first, notes,
+// course, quantity), Enviar, Marchar for each held course, a ready line
+// served with one tap, the pre-bill, Liberar once nothing is owed. The page
+// follows the address (#mesa-ID), so the phone's back button goes back to
+// the floor. Everything from the API goes in as text.
+"use strict";
+const POLL_MS = 2000;
+const CURSOS = ["Primeros", "Segundos", "Postres", "Cuarto", "Quinto"];
+const MARCHAR = ["primeros", "segundos", "postres", "el cuarto", "el quinto"];
+const ESTADO = { pendiente: "Sin enviar", en_espera: "En espera", marchada: "En cocina", preparada: "Lista",
+                 servida: "Servida", anulada: "Anulada" };
+/** The course a dish of a category is usually served in. */
+const CURSO_DE = { Principales: 2, Segundos: 2, Postres: 3 };
+
+const $ = (id) => document.getElementById(id);
+let floorFeed = null, checksFeed = null;
+const checks = new Map();    // open checks by id, from the stream
+let mesaID = null;           // the table whose check is shown, or null on the floor
+let shown = null;            // the check shown
+let carta = [];              // [{tipo, platos}] of the last menu read
+let tipo = null;             // the category picked in the menu, or null for all
+
+// Views: the floor, or a table's check (the address says which).
+function route() {
+  const match = /^#mesa-(\d+)$/.exec(location.hash);
+  mesaID = match ? Number(match[1]) : null;
+  $("floor").hidden = mesaID !== null;
+  $("check").hidden = $("actions").hidden = mesaID === null;
+  $("back").hidden = mesaID === null;
+  $("logout").hidden = mesaID !== null;   // room for the table's name on a phone
+  for (const d of document.querySelectorAll("dialog")) if (d.open) d.close();
+  if (mesaID === null) { $("title").textContent = "Mesas"; shown = null; return; }
+  $("check-error").textContent = "";
+  showCheck();
+}
+
+function mesaOf(id) {
+  const mesa = Floor.byID(id);
+  return mesa && mesa.unida_a ? Floor.byID(mesa.unida_a) || mesa : mesa;
+}
+
+/** The check of the table shown: from the stream's list, else read once. */
+async function showCheck() {
+  const mesa = mesaOf(mesaID);
+  if (!mesa) { $("title").textContent = "Mesa"; return; }
+  $("title").textContent = "Mesa " + mesa.nombre;
+  if (mesa.estado !== "ocupada" || !mesa.cuenta_id) {
+    shown = null;
+    renderCheck();
+    return;
+  }
+  if (checks.has(mesa.cuenta_id)) { shown = checks.get(mesa.cuenta_id); renderCheck(); return; }
+  try {
+    const cuenta = await Staff.api("GET", "/cuentas/" + mesa.cuenta_id);
+    if (mesaOf(mesaID) === mesa) { shown = cuenta; renderCheck(); }
+  } catch (e) { if (e.status !== 401) $("check-error").textContent = message(e); }
+}
+
+function lineRow(l) {
+  const li = Staff.el("li", "line " + l.estado);
+  li.dataset.id = String(l.id);
+  li.dataset.estado = l.estado;
+  const top = Staff.el("div", "top");
+  top.append(Staff.el("span", "qty", l.cantidad + " ×"), Staff.el("span", "name", l.nombre), Staff.el("span", "amount", Staff.money(l.subtotal)));
+  li.append(top);
+  for (const o of l.opciones) li.append(Staff.el("div", "option", "· " + o.valor + (o.precio ? " (+" + Staff.money(o.precio) + ")" : "")));
+  if (l.notas) li.append(Staff.el("div", "note", "«" + l.notas + "»"));
+  const bottom = Staff.el("div", "bottom");
+  bottom.append(Staff.el("span", "state " + l.estado, (l.origen === "cliente" ? "Cliente · " : "") + ESTADO[l.estado]));
+  if (l.estado === "pendiente") {
+    bottom.append(
+      Staff.button("−", "quiet small", () => change(l, { cantidad: l.cantidad - 1 })),
+      Staff.button("+", "quiet small", () => change(l, { cantidad: l.cantidad + 1 })),
+      Staff.button("Quitar", "bad small", () => act("DELETE", "/cuentas/" + shown.id + "/lineas/" + l.id)));
+    bottom.querySelector("button").setAttribute("aria-label", "Uno menos de " + l.nombre);
+    bottom.querySelectorAll("button")[1].setAttribute("aria-label", "Uno más de " + l.nombre);
+  } else if (l.estado === "preparada" && l.comanda_id) {
+    bottom.append(Staff.button("Servida ✓", "ok small serve", () => act("POST", "/cuentas/" + shown.id + "/comandas/" + l.comanda_id + "/servida")));
+  }
+  li.append(bottom);
+  return li;
+}
+
+function renderCheck() {
+  const lines = $("lines");
+  if (!shown) {
+    const mesa = mesaOf(mesaID);
+    $("check-info").textContent = mesa ? Floor.stateText(mesa) : "";
+    lines.replaceChildren(Staff.el("p", "empty", mesa && mesa.estado === "libre" ? "La mesa está libre." : "Sin cuenta abierta."));
+    $("check-total").textContent = "";
+    for (const id of ["add", "send", "prebill", "free"]) $(id).hidden = true;
+    $("fire").replaceChildren();
+    const mesaNow = mesaOf(mesaID);
+    if (mesaNow && mesaNow.estado !== "ocupada") {
+      lines.append(Staff.button(mesaNow.estado === "libre" ? "Sentar" : "Limpia", "go", () => openTable(mesaNow.id)));
+    }
+    return;
+  }
+  const c = shown;
+  const who = c.camarero ? " · " + c.camarero.nombre : "";
+  $("check-info").textContent = c.comensales + " comensales · desde las " + Staff.clock(new Date(c.abierta)) + who
+    + (c.estado !== "abierta" ? " · " + (c.estado === "cobrada" ? "cobrada" : "anulada") : "");
+  const sections = [];
+  for (let curso = 1; curso <= 5; curso++) {
+    const of = c.lineas.filter(l => l.curso === curso);
+    if (of.length === 0) continue;
+    const section = Staff.el("section", "course");
+    section.dataset.curso = String(curso);
+    const ul = Staff.el("ul");
+    ul.append(...of.map(lineRow));
+    section.append(Staff.el("h2", null, CURSOS[curso - 1]), ul);
+    sections.push(section);
+  }
+  if (sections.length === 0) sections.push(Staff.el("p", "empty", "Nada todavía: pulse «Añadir»."));
+  lines.replaceChildren(...sections);
+  $("check-total").textContent = Staff.money(c.total);
+  const open = c.estado === "abierta";
+  const pending = c.lineas.filter(l => l.estado === "pendiente");
+  $("add").hidden = !open;
+  $("prebill").hidden = false;
+  $("send").hidden = !open || pending.length === 0;
+  $("send").textContent = "Enviar (" + pending.reduce((n, l) => n + l.cantidad, 0) + ")";
+  const held = [...new Set(c.lineas.filter(l => l.estado === "en_espera").map(l => l.curso))].sort();
+  $("fire").replaceChildren(...held.map(curso => {
+    const b = Staff.button("Marchar " + MARCHAR[curso - 1], "warn", () => act("POST", "/cuentas/" + c.id + "/marchar", { curso }));
+    b.dataset.curso = String(curso);
+    return b;
+  }));
+  $("free").hidden = !(c.estado === "cobrada" || (open && c.total === 0));
+}
+
+// The checks' stream: the open ones on connect, then each changed one.
+function allChecks(list) {
+  checks.clear();
+  for (const c of list) checks.set(c.id, c);
+  if (shown && checks.has(shown.id)) { shown = checks.get(shown.id); renderCheck(); }
+  else if (mesaID !== null && !shown) showCheck();
+}
+
+function oneCheck(c) {
+  if (c.estado === "abierta") checks.set(c.id, c); else checks.delete(c.id);
+  if (shown && shown.id === c.id) { shown = c; renderCheck(); }
+}
+
+function renderFloor(data) {
+  Floor.render($("floor"), data.mesas, openTable);
+  if (mesaID !== null) {
+    const mesa = mesaOf(mesaID);
+    if (!shown || !mesa || mesa.cuenta_id !== shown.id) showCheck();
+  }
+}
+
+function message(e) {
+  const code = e && e.error && e.error.code;
+  const messages = {
+    plato_agotado: "Ese plato se acaba de agotar.",
+    linea_enviada: "Esa línea ya se envió a cocina: no se puede cambiar.",
+    nada_que_enviar: "No hay nada por enviar.",
+    nada_que_marchar: "No queda nada en espera de ese curso.",
+    cuenta_cerrada: "La cuenta ya está cerrada.",
+    mesa_no_libre: "Esa mesa ya no está libre.",
+  };
+  if (code === "validation_failed" && e.error.field === "opciones") return "Elija las opciones del plato.";
+  if (code === "validation_failed" && e.error.field === "cantidad") return "La cantidad va de 1 a 100.";
+  return messages[code] || Floor.message(e);
+}
+
+function toast(id, text) {
+  const t = $(id);
+  t.textContent = text;
+  t.hidden = false;
+  clearTimeout(t.timer);
+  t.timer = setTimeout(() => { t.hidden = true; }, 3000);
+}
+
+async function act(method, path, body) {
+  try {
+    const result = await Staff.api(method, path, body);
+    refresh();
+    return result;
+  } catch (e) {
+    if (e.status !== 401) toast("action-error", message(e));
+    return null;
+  }
+}
+
+/** After a change of this page's own: read the check now (the stream follows). */
+async function refresh() {
+  if (!shown) return;
+  try { oneCheck(await Staff.api("GET", "/cuentas/" + shown.id)); } catch (e) { /* the stream or the notice tells */ }
+}
+
+function change(l, cambios) {
+  if (cambios.cantidad === 0) return act("DELETE", "/cuentas/" + shown.id + "/lineas/" + l.id);
+  return act("PATCH", "/cuentas/" + shown.id + "/lineas/" + l.id, cambios);
+}
+
+// The floor's taps: a free table is seated (and its check opened), an occupied one opens its check.
+function openTable(id) {
+  const mesa = Floor.byID(id);
+  if (!mesa) return;
+  if (mesa.estado === "libre") {
+    return Floor.openSeat(mesa, async body => {
+      try {
+        await Staff.api("POST", "/mesas/" + mesa.id + "/sentar", body);
+        $("seat").close();
+        if (floorFeed) floorFeed.now();
+        location.hash = "#mesa-" + mesa.id;
+      } catch (e) {
+        if (e.status !== 401) $("seat-error").textContent = Floor.message(e);
+      }
+    });
+  }
+  if (mesa.estado === "ocupada") { location.hash = "#mesa-" + (mesa.unida_a || mesa.id); return; }
+  $("table-title").textContent = "Mesa " + mesa.nombre;
+  $("table-detail").textContent = Floor.stateText(mesa);
+  $("table-error").textContent = "";
+  $("table-actions").replaceChildren(Staff.button("Volver", "quiet", () => $("table").close()),
+    Staff.button("Limpia", "ok", async () => {
+      try { await Staff.api("POST", "/mesas/" + mesa.id + "/limpia"); $("table").close(); if (floorFeed) floorFeed.now(); }
+      catch (e) { if (e.status !== 401) $("table-error").textContent = Floor.message(e); }
+    }));
+  $("table").showModal();
+}
+
+// The menu.
+async function loadMenu(q) {
+  try {
+    carta = await Staff.api("GET", "/carta" + (q ? "?q=" + encodeURIComponent(q) : ""));
+    renderMenu();
+  } catch (e) {
+    if (e.status !== 401) $("dishes").replaceChildren(Staff.el("p", "empty", message(e)));
+  }
+}
+
+function renderMenu() {
+  const tipos = carta.map(s => s.tipo);
+  if (tipo !== null && !tipos.includes(tipo) && !$("search").value) tipo = null;
+  $("categories").replaceChildren(...[null, ...tipos].map(t => {
+    const b = Staff.button(t === null ? "Todo" : t, "chip" + (t === tipo ? " on" : ""), () => { tipo = t; renderMenu(); });
+    b.setAttribute("aria-pressed", String(t === tipo));
+    return b;
+  }));
+  const sections = carta.filter(s => tipo === null || s.tipo === tipo);
+  const list = [];
+  for (const s of sections) {
+    list.push(Staff.el("h3", null, s.tipo));
+    for (const p of s.platos) {
+      const b = Staff.button("", "dish" + (p.disponible ? "" : " agotado"), () => openDish(p, s.tipo));
+      b.dataset.id = String(p.id);
+      b.append(Staff.el("span", "name", p.nombre),
+               Staff.el("span", "price", p.disponible ? Staff.money(p.precio) : "Agotado"));
+      if (p.opciones.length) b.append(Staff.el("span", "has-options", "con opciones"));
+      b.disabled = !p.disponible;
+      list.push(b);
+    }
+  }
+  if (list.length === 0) list.push(Staff.el("p", "empty", "Ningún plato con ese nombre."));
+  $("dishes").replaceChildren(...list);
+}
+
+function openMenu() {
+  if (!shown) return;
+  $("menu-mesa").textContent = shown.mesa;
+  $("search").value = "";
+  $("added").textContent = "";
+  tipo = null;
+  loadMenu("");
+  $("menu").showModal();
+}
+
+let searchTimer = null;
+$("search").addEventListener("input", () => {
+  clearTimeout(searchTimer);
+  searchTimer = setTimeout(() => loadMenu($("search").value.trim()), 200);
+});
+
+// A dish: its options (required groups first), course, quantity and notes.
+let dish = null, qty = 1;
+
+function openDish(p, categoria) {
+  dish = p;
+  qty = 1;
+  $("dish-name").textContent = p.nombre;
+  $("dish-price").textContent = Staff.money(p.precio);
+  $("dish-error").textContent = "";
+  $("notas").value = "";
+  $("qty").textContent = "1";
+  const groups = [...p.opciones].sort((a, b) => (b.min > 0) - (a.min > 0));
+  $("groups").replaceChildren(...groups.map(g => {
+    const set = Staff.el("fieldset", "group");
+    set.dataset.grupo = String(g.id);
+    const rule = g.min > 0 ? (g.min === g.max ? "elija " + g.min : "elija de " + g.min + " a " + g.max)
+                           : (g.max === 1 ? "opcional" : "opcional, hasta " + g.max);
+    const legend = Staff.el("legend", null, g.nombre + " ");
+    legend.append(Staff.el("span", g.min > 0 ? "required" : "hint", "(" + rule + ")"));
+    set.append(legend);
+    const single = g.max === 1;
+    for (const v of g.valores) {
+      const label = Staff.el("label", "choice");
+      const input = document.createElement("input");
+      input.type = single ? "radio" : "checkbox";
+      input.name = "g" + g.id;
+      input.value = String(v.id);
+      input.addEventListener("change", () => limit(set, g));
+      label.append(input, Staff.el("span", null, v.nombre), Staff.el("span", "extra", v.precio ? "+" + Staff.money(v.precio) : ""));
+      set.append(label);
+    }
+    set.append(Staff.el("div", "error group-error"));
+    return set;
+  }));
+  const suggested = CURSO_DE[categoria] || 1;
+  $("courses").replaceChildren(...CURSOS.map((name, i) => {
+    const label = Staff.el("label", "seg");
+    const input = document.createElement("input");
+    input.type = "radio";
+    input.name = "curso";
+    input.value = String(i + 1);
+    input.checked = i + 1 === suggested;
+    label.append(input, Staff.el("span", null, name));
+    return label;
+  }));
+  updatePrice();
+  $("dish").showModal();
+}
+
+/** A group takes no more than its `max`: the other boxes wait until one is unticked. */
+function limit(set, g) {
+  const boxes = [...set.querySelectorAll("input")];
+  const picked = boxes.filter(b => b.checked).length;
+  if (g.max > 1) for (const b of boxes) b.disabled = !b.checked && picked >= g.max;
+  set.querySelector(".group-error").textContent = "";
+  updatePrice();
+}
+
+function picked() { return [...$("groups").querySelectorAll("input:checked")].map(i => Number(i.value)); }
+
+function updatePrice() {
+  if (!dish) return;
+  const ids = new Set(picked());
+  let unit = Math.round(dish.precio * 100);
+  for (const g of dish.opciones) for (const v of g.valores) if (ids.has(v.id)) unit += Math.round(v.precio * 100);
+  $("dish-add").textContent = "Añadir · " + Staff.money(unit * qty / 100);
+}
+
+$("less").addEventListener("click", () => { qty = Math.max(1, qty - 1); $("qty").textContent = String(qty); updatePrice(); });
+$("more").addEventListener("click", () => { qty = Math.min(100, qty + 1); $("qty").textContent = String(qty); updatePrice(); });
+
+$("dish-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  let ok = true;
+  for (const g of dish.opciones) {
+    const set = $("groups").querySelector("[data-grupo='" + g.id + "']");
+    const n = set.querySelectorAll("input:checked").length;
+    if (n < g.min) {
+      set.querySelector(".group-error").textContent = "Elija " + (g.min === 1 ? "una opción" : "al menos " + g.min) + ".";
+      if (ok) set.scrollIntoView({ block: "center" });
+      ok = false;
+    }
+  }
+  if (!ok || !shown) return;
+  const body = { plato_id: dish.id, cantidad: qty, curso: Number($("courses").querySelector("input:checked").value),
+                 notas: $("notas").value.trim(), opciones: picked() };
+  try {
+    await Staff.api("POST", "/cuentas/" + shown.id + "/lineas", body);
+    $("dish").close();
+    $("added").textContent = "Añadido: " + qty + " × " + dish.nombre;
+    refresh();
+  } catch (e) {
+    if (e.status !== 401) { $("dish-error").textContent = message(e); $("dish-error").scrollIntoView({ block: "center" }); }
+  }
+});
+
+async function showPrebill() {
+  if (!shown) return;
+  try {
+    $("ticket-text").textContent = await Staff.api("GET", "/cuentas/" + shown.id + "/ticket");
+    $("ticket").showModal();
+  } catch (e) { if (e.status !== 401) toast("action-error", message(e)); }
+}
+
+$("add").addEventListener("click", openMenu);
+$("send").addEventListener("click", () => shown && act("POST", "/cuentas/" + shown.id + "/enviar"));
+$("prebill").addEventListener("click", showPrebill);
+$("free").addEventListener("click", async () => {
+  const mesa = mesaOf(mesaID);
+  if (mesa && await act("POST", "/mesas/" + mesa.id + "/liberar")) location.hash = "";
+});
+$("back").addEventListener("click", () => { location.hash = ""; });
+for (const d of document.querySelectorAll("dialog")) {
+  for (const b of d.querySelectorAll("[data-close]")) b.addEventListener("click", () => d.close());
+}
+window.addEventListener("hashchange", route);
+
+function tickClock() { $("clock").textContent = Staff.clock(new Date()); }
+tickClock();
+setInterval(tickClock, 1000);
+setInterval(() => { if (Floor.mesas().length && mesaID === null) renderFloor({ mesas: Floor.mesas() }); }, 30000);
+
+Staff.login(["camarero", "gerente"], () => {
+  floorFeed = Staff.live({ stream: "/mesas/eventos", ticket: true, events: { mesas: renderFloor },
+                           poll: "/mesas", ms: POLL_MS, render: renderFloor });
+  checksFeed = Staff.live({ stream: "/cuentas/eventos", ticket: true, events: { cuentas: allChecks, cuenta: oneCheck },
+                            poll: "/cuentas", ms: POLL_MS, render: allChecks });
+  route();
+}, () => {
+  for (const feed of [floorFeed, checksFeed]) if (feed) feed.stop();
+  floorFeed = checksFeed = null;
+});

@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""camarero-check.py BINARY [SHOTS_DIR]: table service in real browsers.
+
+Headless Chromium through WebDriver (selenium, Debian's chromium and
+chromium-driver). comanda on a free loopback port with a throw-away database;
+the manager gives the steak its options through the API (Punto required,
+Extras up to 2) and a guest places an online order. The waiter (a 390x844
+phone) seats a table, adds the steak (the page asks for Punto first) with an
+extra and a note, a starter as course 1 and a dessert as course 3, and sends.
+The kitchen board (another browser, 1280 wide) shows the course-1 comanda
+within 1 s with its options and notes beside the online order; the cook
+marks it ready; the waiter's page shows it ready within 1 s and marks it
+served; Marchar postres fires the dessert, which then appears on the board.
+Nothing hostile becomes HTML; the phone page never scrolls sideways; the
+board's buttons never overlap. Saves camarero.png and cocina.png in SHOTS_DIR.
+The server is stopped by its PID.
+"""
+import os
+import subprocess
+import sys
+import time
+
+from browsercheck import Server, browser, fail as failed, log_in
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+
+BIN = sys.argv[1] if len(sys.argv) > 1 else ".build/debug/comanda"
+SHOTS = sys.argv[2] if len(sys.argv) > 2 else None
+PASSWORD = "secreto-de-servicio"
+HOSTILE_NOTE = "<b>sin nata</b><img src=x onerror=alert(1)>"
+
+
+def fail(message):
+    failed("camarero-check", message)
+
+
+def tap(driver, element):
+    """Scrolls the element to the middle of the screen, as a thumb would, and taps it."""
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    element.click()
+
+
+def clicked(driver, css):
+    """Clicks the element if it is there and not replaced meanwhile (the list redraws as the search answers)."""
+    try:
+        driver.find_element(By.CSS_SELECTOR, css).click()
+        return True
+    except (StaleElementReferenceException, NoSuchElementException):
+        return False
+
+
+with Server(BIN, "jefa", "gerente", PASSWORD) as server:
+    for login, rol in [("luis", "camarero"), ("ana", "cocina")]:
+        with open(os.path.join(server.work, "pw2"), "w") as f:
+            f.write(PASSWORD + "\n")
+        subprocess.run([server.binary, "create-staff", login, "--rol", rol, "--password-file", os.path.join(server.work, "pw2")],
+                       cwd=server.work, env=server.env, check=True, stdout=subprocess.DEVNULL)
+    mesas = {}
+    for nombre in ["T1", "T2", "T3", "T4"]:
+        status, mesa = server.call("POST", "/mesas", {"nombre": nombre, "zona": "Sala", "plazas": 4}, token=server.token)
+        if status != 201:
+            fail(f"creating {nombre} answered {status}: {mesa}")
+        mesas[nombre] = mesa["id"]
+    status, platos = server.call("GET", "/platos")
+    by_name = {p["nombre"]: p for p in platos}
+    steak = by_name["Chuletón de ternera"]["id"]
+    status, plato = server.call("PUT", f"/platos/{steak}/opciones", {"opciones": [
+        {"nombre": "Extras", "min": 0, "max": 2, "valores": [{"nombre": "Pimientos de Padrón", "precio": 2.5},
+                                                             {"nombre": "Patatas fritas", "precio": 3}]},
+        {"nombre": "Punto de la carne", "min": 1, "max": 1, "valores": [{"nombre": "Poco hecho", "precio": 0},
+                                                                          {"nombre": "Al punto", "precio": 0},
+                                                                          {"nombre": "Muy hecho", "precio": 0}]},
+    ]}, token=server.token)
+    if status != 200:
+        fail(f"setting the steak's options answered {status}: {plato}")
+    # A guest's online order, for the board beside the table's comanda.
+    server.call("POST", "/usuarios", {"nombre": "Olga", "login": "olga", "password": PASSWORD})
+    guest = server.call("POST", "/sesiones", {"login": "olga", "password": PASSWORD})[1]["token"]
+    pedido = server.call("POST", "/pedidos", {}, token=guest)[1]["id"]
+    server.call("POST", f"/pedidos/{pedido}/lineas", {"plato_id": by_name["Paella valenciana"]["id"], "cantidad": 2}, token=guest)
+    status, placed = server.call("POST", f"/pedidos/{pedido}/checkout", {"direccion": "Calle Mayor 1, Madrid", "telefono": "+34 915551234"},
+                                 token=guest)
+    if status != 200:
+        fail(f"the online order's checkout answered {status}: {placed}")
+
+    phone = browser(390, 844)
+    kitchen = browser()
+    try:
+        cook = log_in(kitchen, server.base + "/cocina", "ana", PASSWORD)
+        cook.until(lambda d: d.find_elements(By.CSS_SELECTOR, f".card[data-id='{pedido}']"))
+        wait = log_in(phone, server.base + "/camarero", "luis", PASSWORD)
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".tile")) == 4)
+
+        # Seat two guests at T1 (walk-ins): the page opens the table's check.
+        phone.find_element(By.CSS_SELECTOR, f".tile[data-id='{mesas['T1']}']").click()
+        wait.until(EC.visibility_of_element_located((By.ID, "seat")))
+        phone.find_element(By.XPATH, "//div[@id='seat-walkins']/button[normalize-space()='2']").click()
+        wait.until(EC.visibility_of_element_located((By.ID, "add")))
+        if "T1" not in phone.find_element(By.ID, "title").text:
+            fail(f"the check's title does not name the table: {phone.find_element(By.ID, 'title').text!r}")
+
+        def add(search, name, course=None, picks=(), note=None, expect_required=False):
+            phone.find_element(By.ID, "add").click()
+            wait.until(EC.visibility_of_element_located((By.ID, "search")))
+            box = phone.find_element(By.ID, "search")
+            box.clear()
+            box.send_keys(search)
+            # The search has answered when only the dishes that match are listed.
+            dish = f"#dishes button.dish[data-id='{by_name[name]['id']}']"
+            wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#dishes button.dish")) <= 3
+                       and d.find_elements(By.CSS_SELECTOR, dish))
+            wait.until(lambda d: clicked(d, dish))
+            wait.until(EC.visibility_of_element_located((By.ID, "dish-add")))
+            legends = [g.text for g in phone.find_elements(By.CSS_SELECTOR, "#groups legend")]
+            if expect_required:
+                if not legends or not legends[0].startswith("Punto de la carne"):
+                    fail(f"the required group is not asked first: {legends}")
+                phone.find_element(By.ID, "dish-add").click()
+                error = phone.find_element(By.CSS_SELECTOR, "#groups fieldset .group-error").text
+                if "Elija" not in error:
+                    fail(f"adding without the required option shows no error: {error!r}")
+            for pick in picks:
+                tap(phone, phone.find_element(By.XPATH, f"//div[@id='groups']//label[span[normalize-space()='{pick}']]"))
+            if course:
+                tap(phone, phone.find_element(By.XPATH, f"//div[@id='courses']//label[span[normalize-space()='{course}']]"))
+            if note:
+                phone.find_element(By.ID, "notas").send_keys(note)
+            if SHOTS and expect_required:
+                phone.save_screenshot(os.path.join(SHOTS, "camarero-plato.png"))
+            phone.find_element(By.ID, "dish-add").click()
+            wait.until(EC.invisibility_of_element_located((By.ID, "dish")))
+            phone.find_element(By.CSS_SELECTOR, "#menu [data-close]").click()
+            wait.until(EC.invisibility_of_element_located((By.ID, "menu")))
+
+        add("chuleton", "Chuletón de ternera", course="Primeros", picks=["Al punto", "Patatas fritas"], note="Sin sal",
+            expect_required=True)
+        add("croquetas", "Croquetas de jamón")
+        add("santiago", "Tarta de Santiago", note=HOSTILE_NOTE)
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#lines li.line.pendiente")) == 3)
+        courses = [s.get_attribute("data-curso") for s in phone.find_elements(By.CSS_SELECTOR, "#lines section.course")]
+        if courses != ["1", "3"]:
+            fail(f"the lines are not in courses 1 and 3: {courses}")
+        total = phone.find_element(By.ID, "check-total").text
+        # 45 + 3 (patatas) + 7.50 + 5.95 = 61.45
+        if total != "61,45 €":
+            fail(f"the check's total is {total!r}, not 61,45 €")
+        if phone.find_elements(By.CSS_SELECTOR, "#lines b, #lines img"):
+            fail("a note became HTML on the waiter's page")
+
+        # Send: the board shows course 1 within 1 s, with the options and the note.
+        phone.find_element(By.ID, "send").click()
+        started = time.monotonic()
+        WebDriverWait(kitchen, 3, poll_frequency=0.02).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".card.comanda.marchada"))
+        shown = time.monotonic() - started
+        if shown >= 1.0:
+            fail(f"the course-1 comanda reached the board after {shown:.2f} s (must be under 1 s)")
+        card = kitchen.find_element(By.CSS_SELECTOR, ".card.comanda.marchada")
+        text = card.text
+        for expected in ["T1", "Primeros", "Chuletón de ternera", "· Al punto", "· Patatas fritas", "«Sin sal»", "Croquetas de jamón"]:
+            if expected not in text:
+                fail(f"the board's comanda lacks {expected!r}: {text!r}")
+        if "Tarta de Santiago" in kitchen.find_element(By.ID, "board").text:
+            fail("the held dessert is on the board before it was fired")
+        if not kitchen.find_elements(By.CSS_SELECTOR, f".card[data-id='{pedido}']"):
+            fail("the online order is no longer beside the comanda")
+        if SHOTS:
+            kitchen.save_screenshot(os.path.join(SHOTS, "cocina.png"))
+        # The board's buttons never overlap, in any card.
+        for c in kitchen.find_elements(By.CSS_SELECTOR, ".card"):
+            rects = [b.rect for b in c.find_elements(By.CSS_SELECTOR, ".buttons button")]
+            for i, a in enumerate(rects):
+                for b in rects[i + 1:]:
+                    if a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"] and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"]:
+                        fail(f"two buttons of a card overlap: {a} {b}")
+
+        # The cook marks it ready; the waiter sees it ready within 1 s and serves it with one tap.
+        card.find_element(By.XPATH, ".//button[normalize-space()='Listo']").click()
+        started = time.monotonic()
+        WebDriverWait(phone, 3, poll_frequency=0.02).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#lines li.line.preparada")) == 2)
+        ready = time.monotonic() - started
+        if ready >= 1.0:
+            fail(f"the waiter saw the comanda ready after {ready:.2f} s (must be under 1 s)")
+        if SHOTS:
+            phone.save_screenshot(os.path.join(SHOTS, "camarero.png"))
+        phone.find_element(By.CSS_SELECTOR, "#lines li.line.preparada button.serve").click()
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#lines li.line.servida")) == 2)
+        cook.until(lambda d: not d.find_elements(By.CSS_SELECTOR, ".card.comanda"))
+
+        # Marchar postres fires the dessert, which then appears on the board.
+        fire = phone.find_element(By.XPATH, "//span[@id='fire']/button[normalize-space()='Marchar postres']")
+        fire.click()
+        cook.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".card.comanda.marchada"))
+        dessert = kitchen.find_element(By.CSS_SELECTOR, ".card.comanda.marchada").text
+        if "Postres" not in dessert or "Tarta de Santiago" not in dessert or HOSTILE_NOTE not in dessert:
+            fail(f"the fired dessert's comanda is not as sent: {dessert!r}")
+        if kitchen.find_elements(By.CSS_SELECTOR, "#board b, #board img"):
+            fail("a note became HTML on the kitchen board")
+        wait.until(lambda d: not d.find_elements(By.XPATH, "//span[@id='fire']/button"))
+        width = phone.execute_script("return document.documentElement.scrollWidth")
+        if width > 390:
+            fail(f"the phone page scrolls sideways: {width} px wide")
+        print(f"camarero-check: ok (seated T1; the steak asked for its required Punto first; 3 lines in courses 1 and 3, total 61,45 €; "
+              f"course 1 on the board {shown * 1000:.0f} ms after Enviar with options and notes beside the online order; "
+              f"ready on the phone {ready * 1000:.0f} ms after Listo; served; the dessert fired and on the board; names as text)")
+    finally:
+        phone.quit()
+        kitchen.quit()
