@@ -95,12 +95,65 @@ function ingredienteRow(nombre, cantidad) {
   return r;
 }
 
+// A dish's options: groups of values with their extra price; a group is
+// required (min 1) or not (min 0), and allows up to `max` values.
+function valorRow(nombre, precio) {
+  const r = Staff.el("div", "valor");
+  const n = document.createElement("input"); n.placeholder = "Opción (Al punto)"; n.maxLength = 60; n.value = nombre || ""; n.className = "val-nombre";
+  n.setAttribute("aria-label", "Nombre de la opción");
+  const p = document.createElement("input"); p.placeholder = "+ € (0)"; p.inputMode = "decimal"; p.className = "val-precio";
+  p.value = precio ? String(precio).replace(".", ",") : "";
+  p.setAttribute("aria-label", "Suplemento en euros");
+  r.append(n, p, button("Quitar", "quiet", () => r.remove()));
+  return r;
+}
+
+function grupoRow(g) {
+  const box = Staff.el("div", "grupo");
+  const head = Staff.el("div", "grupo-head");
+  const n = document.createElement("input"); n.placeholder = "Grupo (Punto de la carne)"; n.maxLength = 60; n.value = g ? g.nombre : ""; n.className = "grp-nombre";
+  n.setAttribute("aria-label", "Nombre del grupo");
+  const required = Staff.el("label", "check");
+  const req = document.createElement("input"); req.type = "checkbox"; req.className = "grp-obligatorio"; req.checked = g ? g.min > 0 : true;
+  required.append(req, document.createTextNode(" Obligatorio"));
+  const most = Staff.el("label", "max");
+  const max = document.createElement("input"); max.type = "number"; max.min = "1"; max.max = "20"; max.value = String(g ? g.max : 1); max.className = "grp-max";
+  most.append(document.createTextNode("Hasta "), max);
+  head.append(n, required, most, button("Quitar grupo", "quiet", () => box.remove()));
+  const valores = Staff.el("div", "valores");
+  valores.append(...(g ? g.valores : [{}, {}]).map(v => valorRow(v.nombre, v.precio)));
+  box.append(head, valores, button("+ Opción", "quiet", () => valores.append(valorRow())));
+  return box;
+}
+
+/** The options as the editor has them, in PUT /platos/{id}/opciones's form. */
+function opcionesDelEditor() {
+  return [...document.querySelectorAll("#grupos .grupo")].map(g => {
+    const valores = [...g.querySelectorAll(".valor")]
+      .map(v => ({ nombre: v.querySelector(".val-nombre").value.trim(), precio: v.querySelector(".val-precio").value.trim() }))
+      .filter(v => v.nombre !== "" || v.precio !== "")
+      .map(v => ({ nombre: v.nombre, precio: v.precio === "" ? 0 : (Number.isNaN(Number(v.precio.replace(",", "."))) ? v.precio : Number(v.precio.replace(",", "."))) }));
+    const max = Math.min(Number(g.querySelector(".grp-max").value) || 1, Math.max(valores.length, 1));
+    return { nombre: g.querySelector(".grp-nombre").value.trim(), min: g.querySelector(".grp-obligatorio").checked ? 1 : 0, max, valores };
+  }).filter(g => g.nombre !== "" || g.valores.length > 0);
+}
+
+/** The dish's options in the same form, to tell whether the editor changed them. */
+function opcionesDe(p) {
+  return (p ? p.opciones : []).map(g => ({ nombre: g.nombre, min: g.min, max: g.max,
+                                           valores: g.valores.map(v => ({ nombre: v.nombre, precio: v.precio })) }));
+}
+
 function clearErrors() { for (const e of document.querySelectorAll("#plato [data-error]")) e.textContent = ""; }
 
 function showError(e) {
   const f = e.error && e.error.field;
   const place = document.querySelector('#plato [data-error="' + (f || "") + '"]') || $("form-error");
-  place.textContent = e.status === 409 && e.error.code === "nombre_en_uso" ? "Ya hay un plato con ese nombre en la carta." : e.error.message;
+  place.textContent = e.status === 409 && e.error.code === "nombre_en_uso" ? "Ya hay un plato con ese nombre en la carta."
+    : f === "opciones" && e.status === 422 ? "Revise las opciones: cada grupo con nombre y al menos una opción, nombres de hasta 60 letras, "
+      + "suplementos de 0 a 1000 € con dos decimales como mucho. (" + e.error.message + ")"
+    : e.error.message;
+  place.scrollIntoView({ block: "center" });
 }
 
 function openEditor(p) {
@@ -118,6 +171,8 @@ function openEditor(p) {
   for (const box of form.querySelectorAll("input[name=alergeno]")) box.checked = !!p && p.alergenos.includes(box.value);
   for (const box of form.querySelectorAll("input[name=traza]")) box.checked = !!p && p.trazas.includes(box.value);
   $("ingredientes").replaceChildren(...(p ? p.ingredientes : [{}]).map(i => ingredienteRow(i.nombre, i.cantidad)));
+  form.iva.value = String(p ? p.iva : 10);
+  $("grupos").replaceChildren(...(p ? p.opciones : []).map(grupoRow));
   const preview = $("preview");
   preview.hidden = !(p && p.foto);
   if (p && p.foto) preview.src = p.foto;
@@ -133,6 +188,7 @@ $("foto").addEventListener("change", () => {
 });
 $("quitar-foto").addEventListener("click", () => { photo = { file: null, remove: true }; $("preview").hidden = true; });
 $("add-ingrediente").addEventListener("click", () => $("ingredientes").append(ingredienteRow()));
+$("add-grupo").addEventListener("click", () => $("grupos").append(grupoRow(null)));
 $("nuevo").addEventListener("click", () => openEditor(null));
 
 $("plato").addEventListener("submit", async (event) => {
@@ -143,19 +199,30 @@ $("plato").addEventListener("submit", async (event) => {
   const body = {
     nombre: form.nombre.value, descripcion: form.descripcion.value, tipo: form.tipo.value,
     precio: form.precio.value.trim() === "" || Number.isNaN(precio) ? form.precio.value : precio,
-    disponible: form.disponible.checked,
+    disponible: form.disponible.checked, iva: Number(form.iva.value),
     alergenos: [...form.querySelectorAll("input[name=alergeno]:checked")].map(b => b.value),
     trazas: [...form.querySelectorAll("input[name=traza]:checked")].map(b => b.value),
     ingredientes: [...document.querySelectorAll("#ingredientes .ingrediente")]
       .map(r => ({ nombre: r.querySelector(".ing-nombre").value, cantidad: r.querySelector(".ing-cantidad").value }))
       .filter(i => i.nombre.trim() !== "" || i.cantidad.trim() !== ""),
   };
+  const opciones = opcionesDelEditor();
   let saved;
   try {
     saved = editing ? await Staff.api("PATCH", "/platos/" + editing.id, body) : await Staff.api("POST", "/platos", body);
   } catch (e) {
     if (e.status !== 401) showError(e);
     return;
+  }
+  // The options are replaced as a whole, only when the editor changed them (their ids stay otherwise).
+  if (JSON.stringify(opciones) !== JSON.stringify(opcionesDe(saved))) {
+    try {
+      saved = await Staff.api("PUT", "/platos/" + saved.id + "/opciones", { opciones });
+    } catch (e) {
+      editing = saved;
+      if (e.status !== 401) showError({ status: e.status, error: Object.assign({}, e.error, { field: "opciones" }) });
+      return;
+    }
   }
   try {
     if (photo.file) await uploadPhoto(saved.id, photo.file);

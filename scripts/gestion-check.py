@@ -102,6 +102,57 @@ def check(server):
             fail(f"the clash was not shown beside the name: {beside!r}")
         editor.find_element(By.CSS_SELECTOR, "[data-close]").click()
 
+        # Options and VAT: the steak gets a required Punto and priced extras, and 21 % VAT.
+        steak = call("GET", "/platos?q=chuleton")[1][0]
+        row = driver.find_element(By.CSS_SELECTOR, f"#carta .plato[data-id='{steak['id']}']")
+        row.find_element(By.XPATH, ".//button[text()='Editar']").click()
+        editor = wait.until(EC.visibility_of_element_located((By.ID, "editor")))
+
+        def tap(element):
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+            element.click()
+
+        Select = __import__("selenium.webdriver.support.ui", fromlist=["Select"]).Select
+        Select(editor.find_element(By.NAME, "iva")).select_by_value("21")
+        for nombre, required, most, valores in [("Punto de la carne", True, 1, [("Poco hecho", ""), ("Al punto", "")]),
+                                                ("Extras", False, 2, [("Patatas fritas", "3"), ("Pimientos", "abc")])]:
+            tap(editor.find_element(By.ID, "add-grupo"))
+            grupo = editor.find_elements(By.CSS_SELECTOR, "#grupos .grupo")[-1]
+            grupo.find_element(By.CSS_SELECTOR, ".grp-nombre").send_keys(nombre)
+            if not required:
+                tap(grupo.find_element(By.CSS_SELECTOR, ".grp-obligatorio"))
+            most_box = grupo.find_element(By.CSS_SELECTOR, ".grp-max")
+            most_box.clear()
+            most_box.send_keys(str(most))
+            for (v, precio), line in zip(valores, grupo.find_elements(By.CSS_SELECTOR, ".valor")):
+                line.find_element(By.CSS_SELECTOR, ".val-nombre").send_keys(v)
+                line.find_element(By.CSS_SELECTOR, ".val-precio").send_keys(precio)
+        tap(editor.find_element(By.ID, "guardar"))
+        # A price that is no number is shown beside the options, in Spanish.
+        beside = WebDriverWait(driver, 5).until(lambda d: d.find_element(By.CSS_SELECTOR, "#plato [data-error='opciones']").text or None)
+        if "Revise las opciones" not in beside:
+            fail(f"a bad option price was not shown beside the options: {beside!r}")
+        bad = editor.find_elements(By.CSS_SELECTOR, "#grupos .grupo")[-1].find_elements(By.CSS_SELECTOR, ".val-precio")[1]
+        bad.clear()
+        bad.send_keys("2,50")
+        tap(editor.find_element(By.ID, "guardar"))
+        wait.until(EC.invisibility_of_element_located((By.ID, "editor")))
+        steak = call("GET", f"/platos/{steak['id']}")[1]
+        got = [(g["nombre"], g["min"], g["max"], [(v["nombre"], v["precio"]) for v in g["valores"]]) for g in steak["opciones"]]
+        want = [("Punto de la carne", 1, 1, [("Poco hecho", 0), ("Al punto", 0)]), ("Extras", 0, 2, [("Patatas fritas", 3), ("Pimientos", 2.5)])]
+        if got != want or steak["iva"] != 21:
+            fail(f"the steak's options or VAT are not as entered: {got} iva {steak['iva']}")
+        # Opened again, the editor shows them; saved unchanged, their ids stay.
+        row = driver.find_element(By.CSS_SELECTOR, f"#carta .plato[data-id='{steak['id']}']")
+        row.find_element(By.XPATH, ".//button[text()='Editar']").click()
+        editor = wait.until(EC.visibility_of_element_located((By.ID, "editor")))
+        if len(editor.find_elements(By.CSS_SELECTOR, "#grupos .grupo")) != 2:
+            fail("the editor does not show the steak's two option groups")
+        tap(editor.find_element(By.ID, "guardar"))
+        wait.until(EC.invisibility_of_element_located((By.ID, "editor")))
+        if call("GET", f"/platos/{steak['id']}")[1]["opciones"] != steak["opciones"]:
+            fail("saving without changing the options replaced them")
+
         if SHOT:
             driver.execute_script("document.querySelector(\"#carta .plato[data-id='%d']\").scrollIntoView({block: 'center'})" % dish["id"])
             time.sleep(0.3)
@@ -123,6 +174,7 @@ def check(server):
         if call("GET", f"/platos/{dish['id']}")[0] != 404:
             fail("the retired dish is still on the menu")
         print("gestion-check: ok (created with two allergens, a trace, an ingredient and a photo; clash shown beside the name; "
+              "options (a required group, priced extras) and 21 % VAT set on the steak, a bad price shown beside them; "
               "sold out; retired after confirming; names as text)")
     finally:
         if driver:
