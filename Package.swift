@@ -23,6 +23,14 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // libqrencode from the system (Debian: libqrencode-dev), for QR codes.
+        .systemLibrary(
+            name: "CQRencode",
+            pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"])]
+        ),
+        // QR codes as PNG: libqrencode's modules, zlib's deflate.
+        .target(name: "ComandaQR", dependencies: ["CQRencode", "CZlib"]),
         // accept4 and sched_getaffinity, which need _GNU_SOURCE.
         .target(name: "CSystem"),
         // Below everything of ours: the one lock (a pthread mutex, which the
@@ -64,7 +72,7 @@ let package = Package(
         .target(
             name: "ComandaApp",
             dependencies: [
-                "ComandaHTTP", "ComandaCore", "ComandaStore", "ComandaResources", "ComandaRuntime",
+                "ComandaHTTP", "ComandaCore", "ComandaStore", "ComandaResources", "ComandaRuntime", "ComandaQR",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -88,7 +96,7 @@ let package = Package(
             name: "ComandaTestSupport",
             dependencies: ["ComandaHTTP", "ComandaRuntime", .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "ComandaCoreTests", dependencies: ["ComandaCore", "ComandaTestSupport"]),
+        .testTarget(name: "ComandaCoreTests", dependencies: ["ComandaCore", "ComandaTestSupport", "ComandaQR"]),
         .testTarget(
             name: "ComandaStoreTests",
             dependencies: ["ComandaStore", "ComandaCore", "ComandaHTTP", "ComandaRuntime", "ComandaTestSupport", .product(name: "GRDB", package: "GRDB.swift")]

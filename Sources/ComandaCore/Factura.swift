@@ -1,0 +1,250 @@
+import Crypto
+import Foundation
+
+/// How a payment was made.
+public enum MetodoPago: String, Sendable, CaseIterable {
+    case efectivo, tarjeta, otro
+}
+
+/// An invoice's state: issued, or voided by the manager (never deleted).
+public enum EstadoFactura: String, Sendable {
+    case emitida, anulada
+}
+
+/// One VAT rate's part of an invoice: `base + cuota = parte`, in cents.
+public struct ParteIVA: Sendable, Equatable {
+    public var iva: Int
+    public var base: Int
+    public var cuota: Int
+    public var parte: Int { base + cuota }
+
+    public init(iva: Int, base: Int, cuota: Int) {
+        self.iva = iva
+        self.base = base
+        self.cuota = cuota
+    }
+}
+
+/// A line as an invoice lists it.
+public struct LineaFactura: Sendable, Equatable {
+    public var nombre: String
+    public var cantidad: Int
+    public var importeCentimos: Int
+
+    public init(nombre: String, cantidad: Int, importeCentimos: Int) {
+        self.nombre = nombre
+        self.cantidad = cantidad
+        self.importeCentimos = importeCentimos
+    }
+}
+
+/// A simplified invoice (*factura simplificada*), one per payment.
+public struct Factura: Sendable, Equatable {
+    public var id: Int64
+    public var numero: String
+    public var fecha: Int64
+    public var cuentaID: Int64
+    public var mesa: String
+    public var importeCentimos: Int
+    public var desglose: [ParteIVA]
+    public var lineas: [LineaFactura]
+    public var metodo: MetodoPago
+    public var estado: EstadoFactura
+    public var huella: String
+    public var qr: String
+    /// Cash handed over and change (efectivo only), for the ticket.
+    public var entregadoCentimos: Int?
+    public var cambioCentimos: Int?
+    /// Set when voided.
+    public var motivoAnulacion: String?
+
+    public var cuotaCentimos: Int { desglose.reduce(0) { $0 + $1.cuota } }
+
+    public init(id: Int64, numero: String, fecha: Int64, cuentaID: Int64, mesa: String, importeCentimos: Int, desglose: [ParteIVA],
+                lineas: [LineaFactura], metodo: MetodoPago, estado: EstadoFactura, huella: String, qr: String,
+                entregadoCentimos: Int? = nil, cambioCentimos: Int? = nil, motivoAnulacion: String? = nil) {
+        self.id = id
+        self.numero = numero
+        self.fecha = fecha
+        self.cuentaID = cuentaID
+        self.mesa = mesa
+        self.importeCentimos = importeCentimos
+        self.desglose = desglose
+        self.lineas = lineas
+        self.metodo = metodo
+        self.estado = estado
+        self.huella = huella
+        self.qr = qr
+        self.entregadoCentimos = entregadoCentimos
+        self.cambioCentimos = cambioCentimos
+        self.motivoAnulacion = motivoAnulacion
+    }
+}
+
+/// The company that issues the invoices (setting `empresa`).
+public struct Empresa: Sendable, Equatable {
+    public var nif: String
+    public var razonSocial: String
+    public var direccion: String
+
+    public init(nif: String, razonSocial: String, direccion: String) {
+        self.nif = nif
+        self.razonSocial = razonSocial
+        self.direccion = direccion
+    }
+
+    /// A Spanish tax id's shape: a NIF (8 digits and a letter), a NIE (X, Y
+    /// or Z, 7 digits and a letter) or a CIF (an organisation's letter, 7
+    /// digits and a digit or letter). The shape only: the AEAT checks the rest.
+    public static func nifValido(_ text: String) -> Bool {
+        let c = Array(text.uppercased().unicodeScalars)
+        guard c.count == 9, c.allSatisfy({ $0.isASCII }) else { return false }
+        let digit = { (s: Unicode.Scalar) in ("0"..."9").contains(s) }
+        let letter = { (s: Unicode.Scalar) in ("A"..."Z").contains(s) }
+        if digit(c[0]) { return c[0..<8].allSatisfy(digit) && letter(c[8]) }
+        if "XYZ".unicodeScalars.contains(c[0]) { return c[1..<8].allSatisfy(digit) && letter(c[8]) }
+        if "ABCDEFGHJNPQRSUVW".unicodeScalars.contains(c[0]) { return c[1..<8].allSatisfy(digit) && (digit(c[8]) || letter(c[8])) }
+        return false
+    }
+}
+
+/// The rules of a payment's amount and its VAT breakdown, in integer cents.
+public enum Cobro {
+    /// `a / b` rounded half up (a, b ≥ 0, b > 0).
+    public static func halfUp(_ a: Int, _ b: Int) -> Int { (2 * a + b) / (2 * b) }
+
+    /// One of `n` shares of what is owed, rounded half up to the cent (the
+    /// next guest asks for `n - 1` shares of what is then owed, so they add up).
+    public static func parte(pendiente: Int, partes n: Int) -> Int { halfUp(pendiente, n) }
+
+    /// The VAT parts of a payment of `importe` when the money not yet
+    /// invoiced is `porTipo` (rate → cents, adding up to what is owed): each
+    /// rate's part in proportion, rounded half up, the remainder cent(s) to
+    /// the largest part (on a tie, the higher rate). Paid by lines, `porTipo`
+    /// is those lines' money and `importe` their sum: the parts are exactly it.
+    public static func partes(importe: Int, porTipo: [Int: Int]) -> [Int: Int] {
+        let pendiente = porTipo.values.reduce(0, +)
+        guard pendiente > 0, importe > 0 else { return [:] }
+        var parts: [Int: Int] = [:]
+        for (rate, money) in porTipo where money > 0 { parts[rate] = halfUp(importe * money, pendiente) }
+        let remainder = importe - parts.values.reduce(0, +)
+        if remainder != 0, let largest = parts.max(by: { ($0.value, $0.key) < ($1.value, $1.key) })?.key {
+            parts[largest, default: 0] += remainder
+        }
+        return parts.filter { $0.value != 0 }
+    }
+
+    /// The money of each rate not yet invoiced on a check: its lines' money
+    /// (voided ones count 0) less the parts of its invoices not voided.
+    public static func pendientePorTipo(lineas: [LineaCuenta], facturado: [[ParteIVA]]) -> [Int: Int] {
+        var money: [Int: Int] = [:]
+        for l in lineas where l.estado != .anulada { money[l.iva, default: 0] += l.subtotalCentimos }
+        for desglose in facturado { for p in desglose { money[p.iva, default: 0] -= p.parte } }
+        return money
+    }
+
+    /// The breakdown of VAT-inclusive parts: per rate `base` = part × 100 /
+    /// (100 + rate) rounded half up, `cuota` = part − base; rates ascending,
+    /// none whose part is 0.
+    public static func desglose(_ parts: [Int: Int]) -> [ParteIVA] {
+        parts.keys.sorted().compactMap { rate in
+            guard let part = parts[rate], part != 0 else { return nil }
+            let base = part >= 0 ? halfUp(part * 100, 100 + rate) : -halfUp(-part * 100, 100 + rate)
+            return ParteIVA(iva: rate, base: base, cuota: part - base)
+        }
+    }
+}
+
+/// VERI*FACTU's billing records: the text each `Huella` is the SHA-256 of,
+/// the formats of dates and amounts, and the invoice's QR text (AEAT's
+/// published specifications, as the contract pins them).
+public enum Verifactu {
+    /// The fields of a record, in the order its hash text names them.
+    public enum Registro: Sendable, Equatable {
+        case alta(idEmisor: String, numSerie: String, fecha: String, tipoFactura: String, cuotaTotal: String, importeTotal: String,
+                  fechaHoraHuso: String)
+        case anulacion(idEmisor: String, numSerie: String, fecha: String, fechaHoraHuso: String)
+
+        /// The text hashed, with the previous record's `Huella` ("" for the first).
+        public func texto(anterior: String) -> String {
+            switch self {
+            case let .alta(id, num, fecha, tipo, cuota, importe, gen):
+                return "IDEmisorFactura=\(id)&NumSerieFactura=\(num)&FechaExpedicionFactura=\(fecha)&TipoFactura=\(tipo)"
+                    + "&CuotaTotal=\(cuota)&ImporteTotal=\(importe)&Huella=\(anterior)&FechaHoraHusoGenRegistro=\(gen)"
+            case let .anulacion(id, num, fecha, gen):
+                return "IDEmisorFacturaAnulada=\(id)&NumSerieFacturaAnulada=\(num)&FechaExpedicionFacturaAnulada=\(fecha)"
+                    + "&Huella=\(anterior)&FechaHoraHusoGenRegistro=\(gen)"
+            }
+        }
+
+        /// SHA-256 of the UTF-8 text, upper-case hex (64 characters).
+        public func huella(anterior: String) -> String {
+            SHA256.hash(data: Array(texto(anterior: anterior).utf8)).map { byte in
+                let hex = String(byte, radix: 16, uppercase: true)
+                return byte < 16 ? "0" + hex : hex
+            }.joined()
+        }
+    }
+
+    /// Cents as the records write amounts: two decimals and a point (`3.00`, `-1.05`).
+    public static func importe(_ cents: Int) -> String {
+        let magnitude = cents.magnitude
+        let fraction = magnitude % 100
+        return (cents < 0 ? "-" : "") + String(magnitude / 100) + "." + (fraction < 10 ? "0" : "") + String(fraction)
+    }
+
+    private static func parts(_ t: Int64, _ zone: TimeZone) -> DateComponents {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        return calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSince1970: TimeInterval(t)))
+    }
+
+    private static func pad(_ n: Int, _ width: Int = 2) -> String {
+        let s = String(n)
+        return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+    }
+
+    /// `dd-mm-yyyy` in the restaurant's zone.
+    public static func fecha(_ t: Int64, zone: TimeZone) -> String {
+        let c = parts(t, zone)
+        return pad(c.day ?? 0) + "-" + pad(c.month ?? 0) + "-" + pad(c.year ?? 0, 4)
+    }
+
+    /// The year of `t` in the restaurant's zone (the invoice number's).
+    public static func anio(_ t: Int64, zone: TimeZone) -> Int { parts(t, zone).year ?? 0 }
+
+    /// `yyyy-mm-ddThh:mm:ss+hh:mm` in the restaurant's zone.
+    public static func fechaHoraHuso(_ t: Int64, zone: TimeZone) -> String {
+        let c = parts(t, zone)
+        let offset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(t)))
+        let sign = offset < 0 ? "-" : "+"
+        let minutes = abs(offset) / 60
+        return pad(c.year ?? 0, 4) + "-" + pad(c.month ?? 0) + "-" + pad(c.day ?? 0) + "T" + pad(c.hour ?? 0) + ":" + pad(c.minute ?? 0)
+            + ":" + pad(c.second ?? 0) + sign + pad(minutes / 60) + ":" + pad(minutes % 60)
+    }
+
+    /// `{serie}{YYYY}-{NNNNNN}`.
+    public static func numero(serie: String, anio: Int, secuencia: Int) -> String {
+        serie + pad(anio, 4) + "-" + pad(secuencia, 6)
+    }
+
+    /// The AEAT's checking address for an invoice, each value percent-encoded (unreserved characters kept).
+    public static func qr(nif: String, numSerie: String, fecha: String, importe: String) -> String {
+        "https://www2.agenciatributaria.gob.es/wlpl/TIKE-CONT/ValidarQR?nif=\(encode(nif))&numserie=\(encode(numSerie))"
+            + "&fecha=\(encode(fecha))&importe=\(encode(importe))"
+    }
+
+    /// RFC 3986 percent-encoding: ALPHA, DIGIT, `-`, `.`, `_`, `~` kept.
+    public static func encode(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            switch byte {
+            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x2D, 0x2E, 0x5F, 0x7E: out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = String(byte, radix: 16, uppercase: true)
+                out += "%" + (byte < 16 ? "0" : "") + hex
+            }
+        }
+        return out
+    }
+}
