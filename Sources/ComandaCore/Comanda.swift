@@ -187,6 +187,15 @@ public enum CuentaError: Error, Equatable, Sendable {
     case mesaNoLibre(estado: String)
     case transicionNoValida(estado: String)
     case invalid(field: String, problem: String)
+    /// The bill: a void that would take away money already invoiced.
+    case lineaCobrada
+    /// A payment when nothing is owed.
+    case nadaQueCobrar
+    /// A payment while lines are still `pendiente` (not sent).
+    case lineasSinEnviar
+    /// A payment before the setting `empresa` has a NIF.
+    case empresaSinConfigurar
+    case facturaNotFound
 }
 
 /// The rules of a check's lines, in one place for every route that takes them.

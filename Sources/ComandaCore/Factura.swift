@@ -248,3 +248,58 @@ public enum Verifactu {
         return out
     }
 }
+
+/// A payment taken (`cobro`): its amount is invoiced, its tip is not.
+public struct Pago: Sendable, Equatable {
+    public var id: Int64
+    public var metodo: MetodoPago
+    public var importeCentimos: Int
+    public var propinaCentimos: Int
+    public var entregadoCentimos: Int?
+    public var cambioCentimos: Int?
+    public var fecha: Int64
+
+    public init(id: Int64, metodo: MetodoPago, importeCentimos: Int, propinaCentimos: Int, entregadoCentimos: Int?, cambioCentimos: Int?,
+                fecha: Int64) {
+        self.id = id
+        self.metodo = metodo
+        self.importeCentimos = importeCentimos
+        self.propinaCentimos = propinaCentimos
+        self.entregadoCentimos = entregadoCentimos
+        self.cambioCentimos = cambioCentimos
+        self.fecha = fecha
+    }
+}
+
+/// What a payment pays: everything owed, an amount, some lines, or one of `n` shares.
+public enum ImporteCobro: Sendable, Equatable {
+    case todo
+    case importe(Int)
+    case lineas([Int64])
+    case partes(Int)
+}
+
+/// One billing record as the chain keeps it (`GET /verifactu/registros`).
+public struct RegistroFacturacion: Sendable, Equatable {
+    public var posicion: Int64
+    public var registro: Verifactu.Registro
+    public var huella: String
+    public var huellaAnterior: String
+    /// The record before: its emitter, number and date (an `anulacion`'s are the voided invoice's) and its `Huella`.
+    public var anterior: (idEmisor: String, numSerie: String, fecha: String, huella: String)?
+
+    public init(posicion: Int64, registro: Verifactu.Registro, huella: String, huellaAnterior: String,
+                anterior: (idEmisor: String, numSerie: String, fecha: String, huella: String)?) {
+        self.posicion = posicion
+        self.registro = registro
+        self.huella = huella
+        self.huellaAnterior = huellaAnterior
+        self.anterior = anterior
+    }
+
+    public static func == (a: RegistroFacturacion, b: RegistroFacturacion) -> Bool {
+        a.posicion == b.posicion && a.registro == b.registro && a.huella == b.huella && a.huellaAnterior == b.huellaAnterior
+            && a.anterior?.idEmisor == b.anterior?.idEmisor && a.anterior?.numSerie == b.anterior?.numSerie
+            && a.anterior?.fecha == b.anterior?.fecha && a.anterior?.huella == b.anterior?.huella
+    }
+}

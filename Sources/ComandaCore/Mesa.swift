@@ -186,6 +186,15 @@ public struct Cuenta: Sendable, Equatable {
     public var pideCuenta: Bool
     /// Its lines, oldest first (empty where an answer does not carry them).
     public var lineas: [LineaCuenta] = []
+    /// The invoices issued and not voided, in cents.
+    public var cobradoCentimos = 0
+    /// The tips taken with them, in cents (never invoiced).
+    public var propinasCentimos = 0
+    /// Every invoice of the check, voided ones included.
+    public var facturas: [Int64] = []
+
+    /// What is still owed: `total − cobrado`, in cents.
+    public var pendienteCentimos: Int { totalCentimos - cobradoCentimos }
 
     /// The sum of the lines' subtotals (voided ones count 0), in cents.
     public var totalCentimos: Int { lineas.reduce(0) { $0 + $1.subtotalCentimos } }
@@ -207,6 +216,7 @@ public struct Cuenta: Sendable, Equatable {
         a.id == b.id && a.mesaID == b.mesaID && a.mesa == b.mesa && a.comensales == b.comensales && a.estado == b.estado
             && a.abierta == b.abierta && a.cerrada == b.cerrada && a.camarero?.id == b.camarero?.id
             && a.camarero?.nombre == b.camarero?.nombre && a.pideCuenta == b.pideCuenta && a.lineas == b.lineas
+            && a.cobradoCentimos == b.cobradoCentimos && a.propinasCentimos == b.propinasCentimos && a.facturas == b.facturas
     }
 }
 

@@ -133,6 +133,17 @@ extension AppDatabase {
         checksWrite { db in
             try Self.openCuenta(db, id: cuentaID)
             guard let linea = try Self.lineaCuenta(db, cuentaID: cuentaID, id: lineaID) else { throw CuentaError.lineaNotFound }
+            if MovimientoLinea.anular.from.contains(linea.estado) {
+                // A void never takes away money already invoiced: not a line paid
+                // by lines, and never below what its rate has been invoiced.
+                let paid = try Bool.fetchOne(db.cachedStatement(sql: """
+                    SELECT EXISTS (SELECT 1 FROM factura_linea fl JOIN factura f ON f.id = fl.factura_id WHERE fl.linea_id = ? AND f.estado = 'emitida')
+                    """), arguments: [lineaID]) ?? false
+                let lineas = try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Self.lineaColumns) FROM linea_cuenta WHERE cuenta_id = ?"),
+                                              arguments: [cuentaID]).map(Self.lineaCuenta)
+                let left = Cobro.pendientePorTipo(lineas: lineas, facturado: try Self.desglosesEmitidos(db, cuentaID: cuentaID))
+                guard !paid, left[linea.iva, default: 0] >= linea.subtotalCentimos else { throw CuentaError.lineaCobrada }
+            }
             let from = MovimientoLinea.anular.from.map { "'\($0.rawValue)'" }.joined(separator: ", ")
             try db.cachedStatement(sql: """
                 UPDATE linea_cuenta SET estado = 'anulada', motivo = ?, anulada = ? WHERE id = ? AND estado IN (\(from))

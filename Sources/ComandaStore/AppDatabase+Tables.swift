@@ -205,13 +205,21 @@ extension AppDatabase {
     static func cuenta(_ db: Database, id: Int64) throws -> Cuenta {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: """
             SELECT c.id, c.mesa_id, m.nombre AS mesa, c.comensales, c.estado, c.abierta, c.cerrada, c.pide_cuenta,
-                   u.id AS camarero_id, u.nombre AS camarero_nombre
+                   u.id AS camarero_id, u.nombre AS camarero_nombre,
+                   (SELECT coalesce(sum(f.importe), 0) FROM factura f WHERE f.cuenta_id = c.id AND f.estado = 'emitida') AS cobrado,
+                   (SELECT coalesce(sum(p.propina), 0) FROM cobro p JOIN factura f ON f.id = p.factura_id
+                    WHERE p.cuenta_id = c.id AND f.estado = 'emitida') AS propinas,
+                   (SELECT group_concat(id) FROM (SELECT id FROM factura f WHERE f.cuenta_id = c.id ORDER BY id)) AS facturas
             FROM cuenta c JOIN mesa m ON m.id = c.mesa_id LEFT JOIN usuario u ON u.id = c.camarero_id WHERE c.id = ?
             """), arguments: [id]) else { throw MesaError.notFound }
         let camareroID: Int64? = row["camarero_id"]
         let camareroNombre: String? = row["camarero_nombre"]
-        return Cuenta(id: row["id"], mesaID: row["mesa_id"], mesa: row["mesa"], comensales: row["comensales"],
+        var cuenta = Cuenta(id: row["id"], mesaID: row["mesa_id"], mesa: row["mesa"], comensales: row["comensales"],
                       estado: EstadoCuenta(rawValue: row["estado"]) ?? .abierta, abierta: row["abierta"], cerrada: row["cerrada"],
                       camarero: camareroID.flatMap { id in camareroNombre.map { (id, $0) } }, pideCuenta: row["pide_cuenta"])
+        cuenta.cobradoCentimos = row["cobrado"]
+        cuenta.propinasCentimos = row["propinas"]
+        cuenta.facturas = ((row["facturas"] as String?) ?? "").split(separator: ",").compactMap { Int64($0) }
+        return cuenta
     }
 }

@@ -22,6 +22,12 @@ extension CuentaError: APIErrorConvertible {
             e.estado = estado
             return e
         case .invalid(let field, let problem): return .validation(field, problem)
+        case .lineaCobrada: return APIError(.conflict, "linea_cobrada", "This line's money has already been invoiced: void the invoice first.")
+        case .nadaQueCobrar: return APIError(.conflict, "nada_que_cobrar", "Nothing is owed on this check.")
+        case .lineasSinEnviar: return APIError(.conflict, "lineas_sin_enviar", "Some lines have not been sent to the kitchen: send or delete them first.")
+        case .empresaSinConfigurar:
+            return APIError(.conflict, "empresa_sin_configurar", "Invoices need the company's NIF: set empresa in the configuration.")
+        case .facturaNotFound: return .notFound("There is no such invoice.")
         }
     }
 }

@@ -2,7 +2,7 @@ import ComandaCore
 
 /// Table service as the API shows it (`JSONWriter`, keys sorted).
 enum ChecksJSON {
-    /// A check (`Cuenta`) with its lines; nothing is paid until the bill.
+    /// A check (`Cuenta`) with its lines and what has been paid of it.
     static func cuenta(_ c: Cuenta) -> String {
         JSONWriter.write(capacity: 360 + c.lineas.count * 260) { $0.cuenta(c) }
     }
@@ -49,17 +49,17 @@ extension JSONWriter {
             w.key("abierta"); w.time(c.abierta)
             w.key("camarero"); w.persona(c.camarero.map { Persona(id: $0.id, nombre: $0.nombre) })
             w.key("cerrada"); w.time(c.cerrada)
-            w.key("cobrado"); w.money(0)
+            w.key("cobrado"); w.money(c.cobradoCentimos)
             w.key("comensales"); w.int(c.comensales)
             w.key("estado"); w.string(c.estado.rawValue)
-            w.key("facturas"); w.array { _ in }
+            w.key("facturas"); w.array(c.facturas) { w, id in w.int(id) }
             w.key("id"); w.int(c.id)
             w.key("lineas"); w.array(c.lineas) { w, l in w.linea(l) }
             w.key("mesa"); w.string(c.mesa)
             w.key("mesa_id"); w.int(c.mesaID)
-            w.key("pendiente"); w.money(total)
+            w.key("pendiente"); w.money(total - c.cobradoCentimos)
             w.key("pide_cuenta"); w.bool(c.pideCuenta)
-            w.key("propinas"); w.money(0)
+            w.key("propinas"); w.money(c.propinasCentimos)
             w.key("total"); w.money(total)
         }
     }

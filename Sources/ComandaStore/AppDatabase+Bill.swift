@@ -1,0 +1,334 @@
+import ComandaCore
+import Foundation
+import GRDB
+
+/// The bill: payments, their simplified invoices and the billing records.
+/// A payment is one write: its amount and VAT breakdown from the check as it
+/// is in that transaction, the invoice's number taken there (so a payment
+/// that fails consumes none, and the group writer's savepoint keeps the
+/// others'), and its record chained to the last one written, so the chain's
+/// order is the commit order.
+extension AppDatabase {
+    /// Who issues the invoices and how they are numbered and dated.
+    public struct Emisor: Sendable {
+        public var nif: String
+        public var serie: String
+        public var zone: TimeZone
+
+        public init(nif: String, serie: String, zone: TimeZone) {
+            self.nif = nif
+            self.serie = serie
+            self.zone = zone
+        }
+    }
+
+    /// A payment to take.
+    public struct Cobrar: Sendable {
+        public var metodo: MetodoPago
+        public var importe: ImporteCobro
+        public var propinaCentimos: Int
+        public var entregadoCentimos: Int?
+        public var camareroID: Int64?
+
+        public init(metodo: MetodoPago, importe: ImporteCobro, propinaCentimos: Int = 0, entregadoCentimos: Int? = nil, camareroID: Int64? = nil) {
+            self.metodo = metodo
+            self.importe = importe
+            self.propinaCentimos = propinaCentimos
+            self.entregadoCentimos = entregadoCentimos
+            self.camareroID = camareroID
+        }
+    }
+
+    private func billWrite<T>(_ body: @escaping @Sendable (Database) throws -> T) -> PendingWrite<T> {
+        PendingWrite(self, mapError: Self.billError, body)
+    }
+
+    @Sendable private static func billError(_ error: any Error) -> any Error {
+        error as? CuentaError ?? StoreError(error)
+    }
+
+    /// Takes a payment on an open check: (the payment, its invoice, the check after it).
+    public func cobrar(cuentaID: Int64, _ pago: Cobrar, emisor: Emisor, now: Int64) -> PendingWrite<(Pago, Factura, Cuenta)> {
+        billWrite { db in
+            guard try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM cuenta WHERE id = ?"), arguments: [cuentaID]) != nil else {
+                throw CuentaError.notFound
+            }
+            let cuenta = try Self.cuenta(db, id: cuentaID)
+            switch cuenta.estado {
+            case .cobrada: throw CuentaError.nadaQueCobrar
+            case .anulada: throw CuentaError.cerrada
+            case .abierta: break
+            }
+            let lineas = try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Self.lineaColumns) FROM linea_cuenta WHERE cuenta_id = ? ORDER BY id"),
+                                          arguments: [cuentaID]).map(Self.lineaCuenta)
+            guard !lineas.contains(where: { $0.estado == .pendiente }) else { throw CuentaError.lineasSinEnviar }
+            let total = lineas.reduce(0) { $0 + $1.subtotalCentimos }
+            let pendiente = total - cuenta.cobradoCentimos
+            guard pendiente > 0 else { throw CuentaError.nadaQueCobrar }
+            let porTipo = Cobro.pendientePorTipo(lineas: lineas, facturado: try Self.desglosesEmitidos(db, cuentaID: cuentaID))
+
+            var importe: Int
+            var parts: [Int: Int]
+            var pagadas: [LineaCuenta] = []
+            switch pago.importe {
+            case .todo:
+                importe = pendiente
+                parts = Cobro.partes(importe: importe, porTipo: porTipo)
+            case .importe(let amount):
+                guard amount >= 1, amount <= pendiente else {
+                    throw CuentaError.invalid(field: "importe", problem: "must be from 0.01 to what is owed (\(Verifactu.importe(pendiente)))")
+                }
+                importe = amount
+                parts = Cobro.partes(importe: importe, porTipo: porTipo)
+            case .partes(let n):
+                importe = Cobro.parte(pendiente: pendiente, partes: n)
+                parts = Cobro.partes(importe: importe, porTipo: porTipo)
+            case .lineas(let ids):
+                guard !ids.isEmpty, Set(ids).count == ids.count else {
+                    throw CuentaError.invalid(field: "lineas", problem: "must name each line once")
+                }
+                let yaPagadas = Set(try Int64.fetchAll(db.cachedStatement(sql: """
+                    SELECT fl.linea_id FROM factura_linea fl JOIN factura f ON f.id = fl.factura_id
+                    WHERE f.cuenta_id = ? AND f.estado = 'emitida'
+                    """), arguments: [cuentaID]))
+                for id in ids {
+                    guard let linea = lineas.first(where: { $0.id == id }), linea.estado != .anulada, linea.estado != .pendiente,
+                          !yaPagadas.contains(id) else {
+                        throw CuentaError.invalid(field: "lineas", problem: "line \(id) is not a sent line of this check that is still to pay")
+                    }
+                    pagadas.append(linea)
+                }
+                var byRate: [Int: Int] = [:]
+                for l in pagadas { byRate[l.iva, default: 0] += l.subtotalCentimos }
+                guard byRate.allSatisfy({ $0.value <= porTipo[$0.key, default: 0] }) else {
+                    throw CuentaError.invalid(field: "lineas", problem: "those lines' money has already been paid")
+                }
+                importe = byRate.values.reduce(0, +)
+                guard importe >= 1 else { throw CuentaError.invalid(field: "lineas", problem: "those lines come to nothing") }
+                parts = Cobro.partes(importe: importe, porTipo: byRate)
+            }
+            var cambio: Int?
+            if let entregado = pago.entregadoCentimos {
+                guard entregado >= importe + pago.propinaCentimos else {
+                    throw CuentaError.invalid(field: "entregado", problem: "must be at least the amount and the tip (\(Verifactu.importe(importe + pago.propinaCentimos)))")
+                }
+                cambio = entregado - importe - pago.propinaCentimos
+            }
+            let desglose = Cobro.desglose(parts)
+
+            // The number, in this transaction: consecutive within the series and year.
+            let anio = Verifactu.anio(now, zone: emisor.zone)
+            let secuencia = (try Int.fetchOne(db.cachedStatement(sql: "SELECT max(secuencia) FROM factura WHERE serie = ? AND anio = ?"),
+                                              arguments: [emisor.serie, anio]) ?? 0) + 1
+            let numero = Verifactu.numero(serie: emisor.serie, anio: anio, secuencia: secuencia)
+            let fecha = Verifactu.fecha(now, zone: emisor.zone)
+            let cuota = desglose.reduce(0) { $0 + $1.cuota }
+            let registro = Verifactu.Registro.alta(idEmisor: emisor.nif, numSerie: numero, fecha: fecha, tipoFactura: "F2",
+                                                   cuotaTotal: Verifactu.importe(cuota), importeTotal: Verifactu.importe(importe),
+                                                   fechaHoraHuso: Verifactu.fechaHoraHuso(now, zone: emisor.zone))
+            let link = try Self.nextLink(db)
+            let huella = registro.huella(anterior: link.anterior)
+            let qr = Verifactu.qr(nif: emisor.nif, numSerie: numero, fecha: fecha, importe: Verifactu.importe(importe))
+            let listed = (pagadas.isEmpty ? lineas.filter { $0.estado != .anulada } : pagadas)
+                .map { LineaFactura(nombre: $0.nombre, cantidad: $0.cantidad, importeCentimos: $0.subtotalCentimos) }
+            try db.cachedStatement(sql: """
+                INSERT INTO factura (serie, anio, secuencia, numero, fecha, cuenta_id, mesa, importe, desglose, lineas, por_lineas, metodo,
+                                     nif, fecha_expedicion, huella, qr)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [emisor.serie, anio, secuencia, numero, now, cuentaID, cuenta.mesa, importe, Self.desgloseText(desglose),
+                                         Self.lineasText(listed), !pagadas.isEmpty, pago.metodo.rawValue, emisor.nif, fecha, huella, qr])
+            let facturaID = db.lastInsertedRowID
+            try Self.insertRegistro(db, registro, at: link, huella: huella, facturaID: facturaID)
+            for l in pagadas {
+                try db.cachedStatement(sql: "INSERT INTO factura_linea (factura_id, linea_id) VALUES (?, ?)").execute(arguments: [facturaID, l.id])
+            }
+            try db.cachedStatement(sql: """
+                INSERT INTO cobro (cuenta_id, factura_id, metodo, importe, propina, entregado, cambio, fecha, camarero_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [cuentaID, facturaID, pago.metodo.rawValue, importe, pago.propinaCentimos, pago.entregadoCentimos,
+                                         cambio, now, pago.camareroID])
+            let cobro = Pago(id: db.lastInsertedRowID, metodo: pago.metodo, importeCentimos: importe, propinaCentimos: pago.propinaCentimos,
+                             entregadoCentimos: pago.entregadoCentimos, cambioCentimos: cambio, fecha: now)
+            if importe == pendiente {
+                try db.cachedStatement(sql: "UPDATE cuenta SET estado = 'cobrada', cerrada = ? WHERE id = ? AND estado = 'abierta'")
+                    .execute(arguments: [now, cuentaID])
+            }
+            let factura = Factura(id: facturaID, numero: numero, fecha: now, cuentaID: cuentaID, mesa: cuenta.mesa, importeCentimos: importe,
+                                  desglose: desglose, lineas: listed, metodo: pago.metodo, estado: .emitida, huella: huella, qr: qr,
+                                  entregadoCentimos: pago.entregadoCentimos, cambioCentimos: cambio)
+            guard let after = try Self.cuentaConLineas(db, id: cuentaID) else { throw CuentaError.notFound }
+            return (cobro, factura, after)
+        }
+    }
+
+    /// Voids an invoice (the manager, with a reason): a cancellation record
+    /// is chained, and its amount is owed again (a paid check opens again).
+    public func anularFactura(id: Int64, motivo: String, gerenteID: Int64?, emisor: Emisor, now: Int64) -> PendingWrite<Factura> {
+        billWrite { db in
+            guard let factura = try Self.factura(db, id: id) else { throw CuentaError.facturaNotFound }
+            try db.cachedStatement(sql: """
+                UPDATE factura SET estado = 'anulada', motivo = ?, anulada_en = ?, anulada_por = ? WHERE id = ? AND estado = 'emitida'
+                """).execute(arguments: [motivo, now, gerenteID, id])
+            guard db.changesCount == 1 else { throw CuentaError.transicionNoValida(estado: factura.estado.rawValue) }
+            let nif = try String.fetchOne(db.cachedStatement(sql: "SELECT nif FROM factura WHERE id = ?"), arguments: [id]) ?? emisor.nif
+            let fecha = try String.fetchOne(db.cachedStatement(sql: "SELECT fecha_expedicion FROM factura WHERE id = ?"), arguments: [id]) ?? ""
+            let registro = Verifactu.Registro.anulacion(idEmisor: nif, numSerie: factura.numero, fecha: fecha,
+                                                        fechaHoraHuso: Verifactu.fechaHoraHuso(now, zone: emisor.zone))
+            let link = try Self.nextLink(db)
+            try Self.insertRegistro(db, registro, at: link, huella: registro.huella(anterior: link.anterior), facturaID: id)
+            try db.cachedStatement(sql: "UPDATE cuenta SET estado = 'abierta', cerrada = NULL WHERE id = ? AND estado = 'cobrada'")
+                .execute(arguments: [factura.cuentaID])
+            guard let voided = try Self.factura(db, id: id) else { throw CuentaError.facturaNotFound }
+            return voided
+        }
+    }
+
+    /// The place of the next record in the chain and the `Huella` it follows ("" for the first), read in the writer's transaction.
+    private static func nextLink(_ db: Database) throws -> (posicion: Int64, anterior: String) {
+        let last = try Row.fetchOne(db.cachedStatement(sql: "SELECT posicion, huella FROM registro ORDER BY posicion DESC LIMIT 1"))
+        return ((last?["posicion"] ?? 0) + 1, last?["huella"] ?? "")
+    }
+
+    /// Writes a record at `link`, with the hash computed from the previous one's.
+    private static func insertRegistro(_ db: Database, _ registro: Verifactu.Registro, at link: (posicion: Int64, anterior: String),
+                                       huella: String, facturaID: Int64) throws {
+        switch registro {
+        case let .alta(id, num, fecha, tipo, cuota, importe, gen):
+            try db.cachedStatement(sql: """
+                INSERT INTO registro (posicion, tipo, factura_id, id_emisor, num_serie, fecha_expedicion, tipo_factura, cuota_total,
+                                      importe_total, fecha_hora_huso, huella_anterior, huella)
+                VALUES (?, 'alta', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [link.posicion, facturaID, id, num, fecha, tipo, cuota, importe, gen, link.anterior, huella])
+        case let .anulacion(id, num, fecha, gen):
+            try db.cachedStatement(sql: """
+                INSERT INTO registro (posicion, tipo, factura_id, id_emisor, num_serie, fecha_expedicion, fecha_hora_huso, huella_anterior, huella)
+                VALUES (?, 'anulacion', ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [link.posicion, facturaID, id, num, fecha, gen, link.anterior, huella])
+        }
+    }
+
+    // MARK: - Reading
+
+    public func factura(id: Int64) throws(StoreError) -> Factura? {
+        try read { db in try Self.factura(db, id: id) }
+    }
+
+    /// The invoices issued from `start` to `end` (epoch seconds, end excluded), by number.
+    public func facturas(desde start: Int64, hasta end: Int64) throws(StoreError) -> [Factura] {
+        try read { db in
+            try Row.fetchAll(db.cachedStatement(sql: "\(Self.facturaSelect) WHERE f.fecha >= ? AND f.fecha < ? ORDER BY f.serie, f.anio, f.secuencia"),
+                             arguments: [start, end]).compactMap(Self.factura)
+        }
+    }
+
+    /// The payment of an invoice (tips and cash), with the waiter who took it.
+    public func cobros(desde start: Int64, hasta end: Int64) throws(StoreError) -> [(pago: Pago, facturaID: Int64, camarero: Persona?, anulada: Bool)] {
+        try read { db in
+            try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT p.id, p.metodo, p.importe, p.propina, p.entregado, p.cambio, p.fecha, p.factura_id, u.id AS uid, u.nombre AS unombre,
+                       f.estado AS festado
+                FROM cobro p JOIN factura f ON f.id = p.factura_id LEFT JOIN usuario u ON u.id = p.camarero_id
+                WHERE f.fecha >= ? AND f.fecha < ? ORDER BY p.id
+                """), arguments: [start, end]).map { row in
+                let uid: Int64? = row["uid"]
+                let unombre: String? = row["unombre"]
+                return (Pago(id: row["id"], metodo: MetodoPago(rawValue: row["metodo"]) ?? .otro, importeCentimos: row["importe"],
+                             propinaCentimos: row["propina"], entregadoCentimos: row["entregado"], cambioCentimos: row["cambio"], fecha: row["fecha"]),
+                        row["factura_id"], uid.flatMap { id in unombre.map { Persona(id: id, nombre: $0) } }, (row["festado"] as String) == "anulada")
+            }
+        }
+    }
+
+    /// The records after position `despues`, at most `limite`, in chain order.
+    public func registros(despues: Int64, limite: Int) throws(StoreError) -> [RegistroFacturacion] {
+        try read { db in
+            var previous: Row? = despues >= 1
+                ? try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM registro WHERE posicion = ?"), arguments: [despues]) : nil
+            var out: [RegistroFacturacion] = []
+            for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM registro WHERE posicion > ? ORDER BY posicion LIMIT ?"),
+                                        arguments: [despues, limite]) {
+                out.append(Self.registro(row, previous: previous))
+                previous = row
+            }
+            return out
+        }
+    }
+
+    /// Recomputes the whole chain: (records, the position of the first that
+    /// does not match its fields, its predecessor's hash or its place).
+    public func verificarCadena() throws(StoreError) -> (count: Int, firstBad: Int64?) {
+        try read { db in
+            let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM registro ORDER BY posicion")
+            var count = 0
+            var previous = ""
+            while let row = try cursor.next() {
+                count += 1
+                let record = Self.registro(row, previous: nil)
+                let posicion: Int64 = row["posicion"]
+                if posicion != Int64(count) || record.huellaAnterior != previous || record.registro.huella(anterior: previous) != record.huella {
+                    return (count, Int64(count))
+                }
+                previous = record.huella
+            }
+            return (count, nil)
+        }
+    }
+
+    private static func registro(_ row: Row, previous: Row?) -> RegistroFacturacion {
+        let tipo: String = row["tipo"]
+        let registro: Verifactu.Registro = tipo == "alta"
+            ? .alta(idEmisor: row["id_emisor"], numSerie: row["num_serie"], fecha: row["fecha_expedicion"], tipoFactura: row["tipo_factura"] ?? "",
+                    cuotaTotal: row["cuota_total"] ?? "", importeTotal: row["importe_total"] ?? "", fechaHoraHuso: row["fecha_hora_huso"])
+            : .anulacion(idEmisor: row["id_emisor"], numSerie: row["num_serie"], fecha: row["fecha_expedicion"], fechaHoraHuso: row["fecha_hora_huso"])
+        return RegistroFacturacion(posicion: row["posicion"], registro: registro, huella: row["huella"], huellaAnterior: row["huella_anterior"],
+                                   anterior: previous.map { (idEmisor: $0["id_emisor"], numSerie: $0["num_serie"], fecha: $0["fecha_expedicion"],
+                                                             huella: $0["huella"]) })
+    }
+
+    /// The VAT parts of a check's invoices not voided.
+    static func desglosesEmitidos(_ db: Database, cuentaID: Int64) throws -> [[ParteIVA]] {
+        try String.fetchAll(db.cachedStatement(sql: "SELECT desglose FROM factura WHERE cuenta_id = ? AND estado = 'emitida'"),
+                            arguments: [cuentaID]).map(desglose)
+    }
+
+    private static let facturaSelect = """
+        SELECT f.id, f.numero, f.fecha, f.cuenta_id, f.mesa, f.importe, f.desglose, f.lineas, f.metodo, f.estado, f.huella, f.qr, f.motivo,
+               p.entregado, p.cambio
+        FROM factura f LEFT JOIN cobro p ON p.factura_id = f.id
+        """
+
+    static func factura(_ db: Database, id: Int64) throws -> Factura? {
+        try Row.fetchOne(db.cachedStatement(sql: facturaSelect + " WHERE f.id = ?"), arguments: [id]).flatMap(factura)
+    }
+
+    private static func factura(_ row: Row) -> Factura? {
+        Factura(id: row["id"], numero: row["numero"], fecha: row["fecha"], cuentaID: row["cuenta_id"], mesa: row["mesa"],
+                importeCentimos: row["importe"], desglose: desglose(row["desglose"]), lineas: lineas(row["lineas"]),
+                metodo: MetodoPago(rawValue: row["metodo"]) ?? .otro, estado: EstadoFactura(rawValue: row["estado"]) ?? .emitida,
+                huella: row["huella"], qr: row["qr"], entregadoCentimos: row["entregado"], cambioCentimos: row["cambio"], motivoAnulacion: row["motivo"])
+    }
+
+    // The invoice's breakdown and lines as kept in its row: `iva:base:cuota` joined by `;`, and JSON.
+    static func desgloseText(_ list: [ParteIVA]) -> String { list.map { "\($0.iva):\($0.base):\($0.cuota)" }.joined(separator: ";") }
+
+    static func desglose(_ text: String) -> [ParteIVA] {
+        text.split(separator: ";").compactMap { part in
+            let n = part.split(separator: ":").compactMap { Int($0) }
+            return n.count == 3 ? ParteIVA(iva: n[0], base: n[1], cuota: n[2]) : nil
+        }
+    }
+
+    static func lineasText(_ list: [LineaFactura]) -> String {
+        let array: [[Any]] = list.map { [$0.nombre, $0.cantidad, $0.importeCentimos] }
+        guard let data = try? JSONSerialization.data(withJSONObject: array) else { return "[]" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func lineas(_ text: String) -> [LineaFactura] {
+        guard let array = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [[Any]] else { return [] }
+        return array.compactMap { item in
+            guard item.count == 3, let nombre = item[0] as? String, let cantidad = item[1] as? Int, let importe = item[2] as? Int else { return nil }
+            return LineaFactura(nombre: nombre, cantidad: cantidad, importeCentimos: importe)
+        }
+    }
+}
