@@ -201,6 +201,7 @@ RESERVATION = {
 FLOOR = staff_of("anfitrion", "camarero")
 WAITERS = staff_of("camarero")
 CUENTA_ID = path_param("id", "The check's id.")
+FACTURA_ID = path_param("id", "The invoice's id.")
 LINEA_ID = path_param("linea", "The line's id (of that check).")
 COMANDA_ID = path_param("comanda", "The comanda's id (of that check).")
 LINEA_STATES = ["pendiente", "en_espera", "marchada", "preparada", "servida", "anulada"]
@@ -309,6 +310,43 @@ SCHEMAS = {
         "preparada": nullable(TIME), "camarero": PERSONA, "lineas": {"type": "array", "items": ref("LineaCuenta")},
     }, description="What the kitchen receives: one course of one send."),
     "Comandas": obj({"comandas": {"type": "array", "items": ref("Comanda")}}),
+    "Factura": obj({
+        "id": INTEGER_ID, "numero": {"type": "string", "description": "`{serieFacturas}{YYYY}-{NNNNNN}`, no gap and no repeat."},
+        "fecha": TIME, "cuenta_id": INTEGER_ID, "mesa": {"type": "string"}, "importe_total": MONEY, "cuota_total": MONEY,
+        "desglose": {"type": "array", "items": obj({"iva": {"type": "integer", "enum": [0, 4, 10, 21]}, "base": MONEY, "cuota": MONEY})},
+        "lineas": {"type": "array", "items": obj({"nombre": {"type": "string"}, "cantidad": {"type": "integer", "minimum": 1},
+                                                  "importe": MONEY})},
+        "metodo": {"type": "string", "enum": ["efectivo", "tarjeta", "otro"]},
+        "estado": {"type": "string", "enum": ["emitida", "anulada"]},
+        "huella": {"type": "string", "pattern": "^[0-9A-F]{64}$", "description": "Its billing record's SHA-256 `Huella`."},
+        "qr": {"type": "string", "description": "The AEAT's checking address (`ValidarQR`), the text of its QR code."},
+    }, description="A simplified invoice (factura simplificada): one per payment."),
+    "Cobro": obj({
+        "cobro": obj({"id": INTEGER_ID, "metodo": {"type": "string", "enum": ["efectivo", "tarjeta", "otro"]}, "importe": MONEY,
+                      "propina": MONEY, "entregado": nullable(MONEY), "cambio": nullable(MONEY), "fecha": TIME}),
+        "factura": ref("Factura"), "cuenta": ref("Cuenta"),
+    }, description="A payment taken: its invoice and the check after it."),
+    "Registros": obj({"registros": {"type": "array", "items": {"type": "object", "additionalProperties": False, "properties": {
+        "posicion": {"type": "integer", "minimum": 1}, "tipo": {"type": "string", "enum": ["alta", "anulacion"]},
+        "IDEmisorFactura": {"type": "string"}, "NumSerieFactura": {"type": "string"}, "FechaExpedicionFactura": {"type": "string"},
+        "TipoFactura": {"type": "string", "enum": ["F2"]}, "CuotaTotal": {"type": "string"}, "ImporteTotal": {"type": "string"},
+        "IDEmisorFacturaAnulada": {"type": "string"}, "NumSerieFacturaAnulada": {"type": "string"},
+        "FechaExpedicionFacturaAnulada": {"type": "string"}, "FechaHoraHusoGenRegistro": {"type": "string"},
+        "Huella": {"type": "string", "pattern": "^[0-9A-F]{64}$"},
+        "anterior": {"type": ["object", "null"], "properties": {
+            "IDEmisorFactura": {"type": "string"}, "NumSerieFactura": {"type": "string"}, "FechaExpedicionFactura": {"type": "string"},
+            "Huella": {"type": "string"}}},
+    }, "required": ["posicion", "tipo", "FechaHoraHusoGenRegistro", "Huella", "anterior"]}}},
+        description="VERI*FACTU billing records in chain order."),
+    "InformeCaja": obj({
+        "desde": {"type": "string"}, "hasta": {"type": "string"}, "facturas": {"type": "integer", "minimum": 0}, "total": MONEY,
+        "por_metodo": {"type": "array", "items": obj({"metodo": {"type": "string"}, "importe": MONEY, "propinas": MONEY})},
+        "iva": {"type": "array", "items": obj({"iva": {"type": "integer"}, "base": MONEY, "cuota": MONEY})},
+        "anuladas": {"type": "integer", "minimum": 0},
+        "lineas_anuladas": {"type": "array", "items": obj({"nombre": {"type": "string"}, "cantidad": {"type": "integer"},
+                                                          "motivo": {"type": "string"}, "gerente": {"type": ["string", "null"]}})},
+        "propinas_por_camarero": {"type": "array", "items": obj({"id": INTEGER_ID, "nombre": {"type": "string"}, "propinas": MONEY})},
+    }, description="The cash of those days: invoices not voided by method and VAT rate, voided ones, voided lines, tips per waiter."),
     "InformeMesas": obj({
         "desde": {"type": "string"}, "hasta": {"type": "string"},
         "por_plazas": {"type": "array", "items": obj({
@@ -391,6 +429,14 @@ REQUESTS = {
     "Marchar": obj({"curso": CURSO}, extra=True),
     "Mover": obj({"mesa_id": INTEGER_ID}, extra=True),
     "Anular": obj({"motivo": {"type": "string", "minLength": 1, "maxLength": 200}}, extra=True),
+    "NuevoCobro": obj({
+        "metodo": {"type": "string", "enum": ["efectivo", "tarjeta", "otro"]},
+        "importe": {"type": "number", "minimum": 0.01, "multipleOf": 0.01, "description": "An amount up to what is owed."},
+        "lineas": {"type": "array", "minItems": 1, "items": INTEGER_ID, "description": "Sent lines not yet paid by lines."},
+        "partes": {"type": "integer", "minimum": 2, "maximum": 50, "description": "One of n shares of what is owed."},
+        "propina": {"type": "number", "minimum": 0, "maximum": 1000, "multipleOf": 0.01, "default": 0},
+        "entregado": {"type": "number", "minimum": 0, "multipleOf": 0.01, "description": "Cash handed over (efectivo only)."},
+    }, required=["metodo"], extra=True),
     "NuevoPlato": obj({
         "nombre": {"type": "string", "minLength": 1, "maxLength": 100},
         "descripcion": {"type": "string", "maxLength": 1000},
@@ -737,6 +783,44 @@ PATHS = {
         "Ready: `marchada` → `preparada`.", staff("cocina"),
         {"200": ok(ref("Comanda")), "409": error("`transicion_no_valida`.")},
         params=[path_param("id", "The comanda's id.")], tags=["Kitchen"], operation_id="preparada")},
+    "/cuentas/{id}/cobros": {"post": op(
+        "Take a payment: everything owed, an `importe`, some `lineas` or one of `partes` shares (at most one of them); "
+        "a tip apart; cash with `entregado` and its change. Issues one simplified invoice and its chained billing record; "
+        "the check `cobrada` when nothing is owed.", WAITERS,
+        {"201": ok(ref("Cobro"), "Paid."),
+         "409": error("`empresa_sin_configurar`, `lineas_sin_enviar`, `nada_que_cobrar` or `cuenta_cerrada`.")},
+        params=[CUENTA_ID], request=body(REQUESTS["NuevoCobro"]), tags=["The bill"], operation_id="cobrar")},
+    "/facturas": {"get": op(
+        "The invoices issued on the restaurant's days `desde`…`hasta` (both default to today), by number, voided ones included.",
+        staff("gerente"), {"200": ok({"type": "array", "items": ref("Factura")})},
+        params=[query("desde", "YYYY-MM-DD.", {"type": "string"}), query("hasta", "YYYY-MM-DD.", {"type": "string"})],
+        tags=["The bill"], operation_id="facturas")},
+    "/facturas/{id}": {"get": op("One invoice.", WAITERS, {"200": ok(ref("Factura"))}, params=[FACTURA_ID], tags=["The bill"],
+                                 operation_id="factura")},
+    "/facturas/{id}/ticket": {"get": op(
+        "The invoice for the printer: plain text, 42 columns: the company, FACTURA SIMPLIFICADA, number, lines, TOTAL, "
+        "VAT per rate, the payment, the QR's text.", WAITERS, {"200": {"description": "The ticket.", "content": TEXT}},
+        params=[FACTURA_ID], tags=["The bill"], operation_id="facturaTicket")},
+    "/facturas/{id}/qr.png": {"get": op(
+        "The invoice's QR code (ISO/IEC 18004, error correction M) encoding exactly its `qr`, as PNG; a strong ETag.", WAITERS,
+        {"200": {"description": "The QR code.", "content": {"image/png": {"schema": {"type": "string", "format": "binary"}}},
+                 "headers": ETAG}, "304": NOT_MODIFIED},
+        params=[FACTURA_ID], tags=["The bill"], operation_id="facturaQR")},
+    "/facturas/{id}/anular": {"post": op(
+        "Void an invoice, with a reason: a cancellation record is chained and its amount is owed again on its check.",
+        staff("gerente"), {"200": ok(ref("Factura")), "409": error("`transicion_no_valida`: already voided.")},
+        params=[FACTURA_ID], request=body(REQUESTS["Anular"]), tags=["The bill"], operation_id="anularFactura")},
+    "/verifactu/registros": {"get": op(
+        "The billing records in chain order after position `despues`, at most `limite`.", staff("gerente"),
+        {"200": ok(ref("Registros"))},
+        params=[query("despues", "A position (default 0).", {"type": "integer", "minimum": 0}),
+                query("limite", "1…5000 (default 500).", {"type": "integer", "minimum": 1, "maximum": 5000})],
+        tags=["The bill"], operation_id="registros")},
+    "/informes/caja": {"get": op(
+        "The cash report over the restaurant's days `desde`…`hasta`: by method, VAT per rate, tips per waiter, voided lines and invoices.",
+        staff("gerente"), {"200": ok(ref("InformeCaja"))},
+        params=[query("desde", "YYYY-MM-DD.", {"type": "string"}), query("hasta", "YYYY-MM-DD.", {"type": "string"})],
+        tags=["Reports"], operation_id="informeCaja")},
     "/informes/mesas": {"get": op(
         "The tables' turn times: occupations that ended (`liberar`) on the restaurant's days `desde`…`hasta`, per table size.",
         staff("gerente"), {"200": ok(ref("InformeMesas"))},

@@ -52,6 +52,13 @@ public struct AppConfiguration: Sendable, Equatable {
     public var queueHostKey: String?
     /// The restaurant's time zone (an IANA name) for tickets and the report's days; default `TZ`, else UTC.
     public var zonaHoraria = "UTC"
+    /// The company that issues the invoices (`empresa` in the file: `{"nif",
+    /// "razonSocial", "direccion"}`); without a NIF, payments are refused.
+    public var empresaNif: String?
+    public var empresaRazonSocial = ""
+    public var empresaDireccion = ""
+    /// The invoices' series: `T` gives `T2026-000001`.
+    public var serieFacturas = "T"
     /// The categories' descriptions and menu order (file only: `"categorias"`).
     public var categorias: [CategoriaConfig] = []
 
@@ -62,6 +69,11 @@ public struct AppConfiguration: Sendable, Equatable {
 
     static func photoAllowance(_ bytes: Int) -> HTTPLimits.BodyAllowance {
         HTTPLimits.BodyAllowance(method: .PUT, pattern: "/platos/:id/foto", maxBytes: bytes)
+    }
+
+    /// The company, once it has a NIF.
+    public var empresa: Empresa? {
+        empresaNif.map { Empresa(nif: $0, razonSocial: empresaRazonSocial, direccion: empresaDireccion) }
     }
 
     /// `zonaHoraria` as a time zone (UTC if it somehow no longer resolves).
@@ -180,6 +192,30 @@ public struct AppConfiguration: Sendable, Equatable {
             config.zonaHoraria = name
             return true
         },
+        Setting(key: "empresaNif", expected: "a Spanish NIF, NIE or CIF: 9 letters and digits such as B12345678") { config, value in
+            let nif = value.trimmingCharacters(in: .whitespaces).uppercased()
+            guard Empresa.nifValido(nif) else { return false }
+            config.empresaNif = nif
+            return true
+        },
+        Setting(key: "empresaRazonSocial", expected: "the company's name, 1 to 120 characters") { config, value in
+            let name = value.trimmingCharacters(in: .whitespaces)
+            guard (1...120).contains(name.count), !TextRules.hasForbiddenScalar(name) else { return false }
+            config.empresaRazonSocial = name
+            return true
+        },
+        Setting(key: "empresaDireccion", expected: "the company's address, 1 to 200 characters") { config, value in
+            let address = value.trimmingCharacters(in: .whitespaces)
+            guard (1...200).contains(address.count), !TextRules.hasForbiddenScalar(address) else { return false }
+            config.empresaDireccion = address
+            return true
+        },
+        Setting(key: "serieFacturas", expected: "1 to 10 letters, digits, / or -") { config, value in
+            guard (1...10).contains(value.utf8.count), value.utf8.allSatisfy({ $0 == 0x2D || $0 == 0x2F || (0x30...0x39).contains($0)
+                || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else { return false }
+            config.serieFacturas = value
+            return true
+        },
         Setting(key: "queueHostKey", expected: "16 to 128 letters, digits, - or _") { config, value in
             guard (16...128).contains(value.utf8.count), value.utf8.allSatisfy({ $0 == 0x2D || $0 == 0x5F
                 || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else { return false }
@@ -252,6 +288,18 @@ public struct AppConfiguration: Sendable, Equatable {
                 categorias = list
                 continue
             }
+            if key == "empresa" {
+                guard case .object(let fields) = raw else {
+                    throw ConfigurationError("invalid setting empresa in \(path): expected {\"nif\", \"razonSocial\", \"direccion\"}")
+                }
+                for (field, value) in fields.sorted(by: { $0.key < $1.key }) {
+                    guard let setting = ["nif": "empresaNif", "razonSocial": "empresaRazonSocial", "direccion": "empresaDireccion"][field] else {
+                        throw ConfigurationError("unknown setting empresa.\(field) in \(path): expected nif, razonSocial or direccion")
+                    }
+                    try apply(setting, value, from: .file(path))
+                }
+                continue
+            }
             guard case .text(let value) = raw else {
                 throw ConfigurationError("invalid setting \(key) in \(path): expected a text or a number")
             }
@@ -261,7 +309,7 @@ public struct AppConfiguration: Sendable, Equatable {
 
     /// A value in the configuration file: numbers are taken as their text.
     private enum FileValue: Decodable {
-        case text(String), categorias([CategoriaConfig]), other
+        case text(String), categorias([CategoriaConfig]), object([String: String]), other
 
         struct Categoria: Decodable {
             let tipo: String
@@ -275,6 +323,7 @@ public struct AppConfiguration: Sendable, Equatable {
                     list.allSatisfy({ !$0.tipo.trimmingCharacters(in: .whitespaces).isEmpty }) {
                 self = .categorias(list.map { CategoriaConfig(tipo: $0.tipo, descripcion: $0.descripcion ?? "") })
             }
+            else if let fields = try? c.decode([String: String].self) { self = .object(fields) }
             else if let b = try? c.decode(Bool.self) { _ = b; self = .other }
             else if let n = try? c.decode(Int.self) { self = .text(String(n)) }
             else if let d = try? c.decode(Double.self) { self = .text(String(d)) }

@@ -59,6 +59,8 @@ public final class ComandaApplication: HTTPResponder {
                                    changed: { checksLive.changed(cuentaID: $0, comandas: $1) },
                                    floorChanged: { tables.floorChanged() })
         checksLive.attach(checks)
+        let bill = BillService(database: database, now: now, zone: configuration.timeZone, empresa: configuration.empresa,
+                               serie: configuration.serieFacturas, changed: { checksLive.changed(cuentaID: $0, comandas: []) })
         let key: String
         do {
             key = try database.queueHostKey(configured: configuration.queueHostKey, generate: WaitlistService.generateHostKey)
@@ -83,6 +85,7 @@ public final class ComandaApplication: HTTPResponder {
             WaitlistRoutes(waitlist: waitlist, pages: staticFiles),
             TablesRoutes(tables: tables),
             ChecksRoutes(checks: checks),
+            BillRoutes(bill: bill),
             LiveRoutes(hub: hub, waitlist: waitlist, kitchen: kitchen, orders: orders, tables: tables, checks: checks,
                         streams: streams, logger: logger),
             LegacyQueueRoutes(base: configuration.queuePath, hostKey: key, waitlist: waitlist),

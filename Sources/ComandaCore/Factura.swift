@@ -57,6 +57,8 @@ public struct Factura: Sendable, Equatable {
     public var cambioCentimos: Int?
     /// Set when voided.
     public var motivoAnulacion: String?
+    /// The issuer's NIF when it was issued.
+    public var nif = ""
 
     public var cuotaCentimos: Int { desglose.reduce(0) { $0 + $1.cuota } }
 

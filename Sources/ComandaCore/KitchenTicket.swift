@@ -65,18 +65,8 @@ public enum KitchenTicket {
         lines.append(rule)
         let kept = cuenta.lineas.filter { $0.estado != .anulada }
         for linea in kept {
-            let prefix = "\(linea.cantidad) x "
-            let pad = String(repeating: " ", count: prefix.count)
-            let amount = Money.spanish(linea.subtotalCentimos)
-            var name = wrap(linea.nombre, first: prefix, rest: pad)
-            if let last = name.popLast() {
-                if last.count + 1 + amount.count <= width {
-                    name.append(columns(last, amount))
-                } else {
-                    name += [last, columns("", amount)]
-                }
-            }
-            lines += name
+            let pad = String(repeating: " ", count: "\(linea.cantidad) x ".count)
+            lines += withAmount(linea.cantidad, linea.nombre, linea.subtotalCentimos)
             for opcion in linea.opciones {
                 let price = opcion.precioCentimos > 0 ? " (+\(Money.spanish(opcion.precioCentimos)))" : ""
                 lines += wrap(opcion.valor + price, first: pad + "· ", rest: pad + "  ")
@@ -89,6 +79,64 @@ public enum KitchenTicket {
         }
         lines.append(rule)
         lines.append("Documento no válido como factura")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `N x name` wrapped, its amount flush right on the last line (or under it when it does not fit).
+    static func withAmount(_ cantidad: Int, _ nombre: String, _ cents: Int) -> [String] {
+        let prefix = "\(cantidad) x "
+        let amount = Money.spanish(cents)
+        var name = wrap(nombre, first: prefix, rest: String(repeating: " ", count: prefix.count))
+        if let last = name.popLast() {
+            if last.count + 1 + amount.count <= width {
+                name.append(columns(last, amount))
+            } else {
+                name += [last, columns("", amount)]
+            }
+        }
+        return name
+    }
+
+    /// The simplified invoice for the printer: the company, *FACTURA
+    /// SIMPLIFICADA*, number, date and table, the lines, `TOTAL`, each VAT
+    /// rate's base and cuota, how it was paid (cash given and change), and
+    /// the QR's text for the AEAT's check; 42 columns.
+    public static func factura(_ f: Factura, empresa: Empresa, zone: TimeZone) -> String {
+        let rule = String(repeating: "-", count: width)
+        var lines: [String] = []
+        lines += wrap(empresa.razonSocial.isEmpty ? "NIF \(empresa.nif)" : empresa.razonSocial, first: "", rest: "")
+        if !empresa.razonSocial.isEmpty { lines.append("NIF \(empresa.nif)") }
+        if !empresa.direccion.isEmpty { lines += wrap(empresa.direccion, first: "", rest: "") }
+        lines.append(rule)
+        lines.append("FACTURA SIMPLIFICADA")
+        lines.append(columns("N.º \(f.numero)", LocalTime.dayAndMinute(f.fecha, zone: zone)))
+        lines += wrap("Mesa \(f.mesa)", first: "", rest: "")
+        if f.estado == .anulada { lines += wrap("ANULADA: \(f.motivoAnulacion ?? "")", first: "", rest: "  ") }
+        lines.append(rule)
+        for linea in f.lineas { lines += withAmount(linea.cantidad, linea.nombre, linea.importeCentimos) }
+        let lineas = f.lineas.reduce(0) { $0 + $1.importeCentimos }
+        if lineas != f.importeCentimos {
+            lines.append(columns("Total de la cuenta", Money.spanish(lineas)))
+            lines.append("Pago parcial de la cuenta:")
+        }
+        lines.append(rule)
+        lines.append(columns("TOTAL", Money.spanish(f.importeCentimos)))
+        for p in f.desglose {
+            lines.append(columns("IVA \(p.iva)% base \(Money.spanish(p.base))", "cuota \(Money.spanish(p.cuota))"))
+        }
+        lines.append(rule)
+        let metodo = ["efectivo": "Efectivo", "tarjeta": "Tarjeta", "otro": "Otro"][f.metodo.rawValue] ?? f.metodo.rawValue
+        lines.append(columns("Pago", metodo))
+        if let entregado = f.entregadoCentimos { lines.append(columns("Entregado", Money.spanish(entregado))) }
+        if let cambio = f.cambioCentimos { lines.append(columns("Cambio", Money.spanish(cambio))) }
+        lines.append(rule)
+        lines.append("Factura verificable en la sede electrónica")
+        lines.append("de la AEAT (VERI*FACTU):")
+        var qr = f.qr[...]
+        while !qr.isEmpty {
+            lines.append(String(qr.prefix(width)))
+            qr = qr.dropFirst(width)
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -153,9 +153,10 @@ extension AppDatabase {
                 try db.cachedStatement(sql: "UPDATE cuenta SET estado = 'cobrada', cerrada = ? WHERE id = ? AND estado = 'abierta'")
                     .execute(arguments: [now, cuentaID])
             }
-            let factura = Factura(id: facturaID, numero: numero, fecha: now, cuentaID: cuentaID, mesa: cuenta.mesa, importeCentimos: importe,
+            var factura = Factura(id: facturaID, numero: numero, fecha: now, cuentaID: cuentaID, mesa: cuenta.mesa, importeCentimos: importe,
                                   desglose: desglose, lineas: listed, metodo: pago.metodo, estado: .emitida, huella: huella, qr: qr,
                                   entregadoCentimos: pago.entregadoCentimos, cambioCentimos: cambio)
+            factura.nif = emisor.nif
             guard let after = try Self.cuentaConLineas(db, id: cuentaID) else { throw CuentaError.notFound }
             return (cobro, factura, after)
         }
@@ -170,9 +171,8 @@ extension AppDatabase {
                 UPDATE factura SET estado = 'anulada', motivo = ?, anulada_en = ?, anulada_por = ? WHERE id = ? AND estado = 'emitida'
                 """).execute(arguments: [motivo, now, gerenteID, id])
             guard db.changesCount == 1 else { throw CuentaError.transicionNoValida(estado: factura.estado.rawValue) }
-            let nif = try String.fetchOne(db.cachedStatement(sql: "SELECT nif FROM factura WHERE id = ?"), arguments: [id]) ?? emisor.nif
             let fecha = try String.fetchOne(db.cachedStatement(sql: "SELECT fecha_expedicion FROM factura WHERE id = ?"), arguments: [id]) ?? ""
-            let registro = Verifactu.Registro.anulacion(idEmisor: nif, numSerie: factura.numero, fecha: fecha,
+            let registro = Verifactu.Registro.anulacion(idEmisor: factura.nif, numSerie: factura.numero, fecha: fecha,
                                                         fechaHoraHuso: Verifactu.fechaHoraHuso(now, zone: emisor.zone))
             let link = try Self.nextLink(db)
             try Self.insertRegistro(db, registro, at: link, huella: registro.huella(anterior: link.anterior), facturaID: id)
@@ -239,6 +239,16 @@ extension AppDatabase {
         }
     }
 
+    /// The lines voided from `start` to `end`: name, quantity, reason and the manager who voided it.
+    public func lineasAnuladas(desde start: Int64, hasta end: Int64) throws(StoreError) -> [(nombre: String, cantidad: Int, motivo: String, gerente: String?)] {
+        try read { db in
+            try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT l.nombre, l.cantidad, l.motivo, u.nombre AS gerente FROM linea_cuenta l LEFT JOIN usuario u ON u.id = l.anulada_por
+                WHERE l.estado = 'anulada' AND l.anulada >= ? AND l.anulada < ? ORDER BY l.anulada, l.id
+                """), arguments: [start, end]).map { ($0["nombre"], $0["cantidad"], $0["motivo"] ?? "", $0["gerente"]) }
+        }
+    }
+
     /// The records after position `despues`, at most `limite`, in chain order.
     public func registros(despues: Int64, limite: Int) throws(StoreError) -> [RegistroFacturacion] {
         try read { db in
@@ -292,7 +302,7 @@ extension AppDatabase {
     }
 
     private static let facturaSelect = """
-        SELECT f.id, f.numero, f.fecha, f.cuenta_id, f.mesa, f.importe, f.desglose, f.lineas, f.metodo, f.estado, f.huella, f.qr, f.motivo,
+        SELECT f.id, f.numero, f.fecha, f.cuenta_id, f.mesa, f.importe, f.desglose, f.lineas, f.metodo, f.estado, f.huella, f.qr, f.motivo, f.nif,
                p.entregado, p.cambio
         FROM factura f LEFT JOIN cobro p ON p.factura_id = f.id
         """
@@ -302,10 +312,12 @@ extension AppDatabase {
     }
 
     private static func factura(_ row: Row) -> Factura? {
-        Factura(id: row["id"], numero: row["numero"], fecha: row["fecha"], cuentaID: row["cuenta_id"], mesa: row["mesa"],
+        var factura = Factura(id: row["id"], numero: row["numero"], fecha: row["fecha"], cuentaID: row["cuenta_id"], mesa: row["mesa"],
                 importeCentimos: row["importe"], desglose: desglose(row["desglose"]), lineas: lineas(row["lineas"]),
                 metodo: MetodoPago(rawValue: row["metodo"]) ?? .otro, estado: EstadoFactura(rawValue: row["estado"]) ?? .emitida,
                 huella: row["huella"], qr: row["qr"], entregadoCentimos: row["entregado"], cambioCentimos: row["cambio"], motivoAnulacion: row["motivo"])
+        factura.nif = row["nif"]
+        return factura
     }
 
     // The invoice's breakdown and lines as kept in its row: `iva:base:cuota` joined by `;`, and JSON.

@@ -129,7 +129,8 @@ extension AppDatabase {
     }
 
     /// Voids a sent line (the manager, with a reason).
-    public func anularLineaCuenta(cuentaID: Int64, lineaID: Int64, motivo: String, now: Int64) -> PendingWrite<(LineaCuenta, Comanda?)> {
+    public func anularLineaCuenta(cuentaID: Int64, lineaID: Int64, motivo: String, gerenteID: Int64? = nil,
+                                  now: Int64) -> PendingWrite<(LineaCuenta, Comanda?)> {
         checksWrite { db in
             try Self.openCuenta(db, id: cuentaID)
             guard let linea = try Self.lineaCuenta(db, cuentaID: cuentaID, id: lineaID) else { throw CuentaError.lineaNotFound }
@@ -146,8 +147,8 @@ extension AppDatabase {
             }
             let from = MovimientoLinea.anular.from.map { "'\($0.rawValue)'" }.joined(separator: ", ")
             try db.cachedStatement(sql: """
-                UPDATE linea_cuenta SET estado = 'anulada', motivo = ?, anulada = ? WHERE id = ? AND estado IN (\(from))
-                """).execute(arguments: [motivo, now, lineaID])
+                UPDATE linea_cuenta SET estado = 'anulada', motivo = ?, anulada = ?, anulada_por = ? WHERE id = ? AND estado IN (\(from))
+                """).execute(arguments: [motivo, now, gerenteID, lineaID])
             guard db.changesCount == 1 else {
                 if linea.estado == .pendiente { throw CuentaError.lineaNoEnviada }
                 throw CuentaError.transicionNoValida(estado: linea.estado.rawValue)

@@ -556,6 +556,11 @@ extension AppDatabase {
                 BEGIN SELECT RAISE(ABORT, 'los cobros no se modifican'); END;
                 """)
         }
+        migrator.registerMigration("v20-void-by") { db in
+            // Who voided a sent line (the cash report names the manager).
+            try db.execute(sql: "ALTER TABLE linea_cuenta ADD COLUMN anulada_por INTEGER")
+            try db.execute(sql: "CREATE INDEX linea_cuenta_anulada ON linea_cuenta(anulada) WHERE estado = 'anulada'")
+        }
         return migrator
     }
 }

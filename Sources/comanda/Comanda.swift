@@ -15,7 +15,7 @@ struct Comanda: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "comanda",
         abstract: "A restaurant server: the menu, orders, users and the walk-in waitlist.",
-        subcommands: [Serve.self, ImportPlatos.self, CreateStaff.self, CreateHost.self, Backup.self],
+        subcommands: [Serve.self, ImportPlatos.self, CreateStaff.self, CreateHost.self, Backup.self, Verifactu.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -285,6 +285,38 @@ struct Backup: ParsableCommand {
             print("backed up \(configuration.database) to \(file) (integrity check: ok)")
         } catch {
             fail(error.description)
+        }
+    }
+}
+
+struct Verifactu: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "VERI*FACTU billing records: `verificar` recomputes the whole chain.",
+        subcommands: [Verificar.self]
+    )
+
+    struct Verificar: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Recompute every billing record's Huella from its fields and the one before; exit 1 at the first that does not match."
+        )
+
+        @OptionGroup var common: CommonOptions
+
+        func run() throws {
+            let configuration = common.load()
+            let database = common.openDatabase(configuration)
+            do {
+                let (count, firstBad) = try database.verificarCadena()
+                if let firstBad {
+                    print("registro \(firstBad): la huella no coincide; la cadena está rota desde ahí (\(count) registros leídos)")
+                    throw ExitCode(1)
+                }
+                print("\(count) registros: cadena íntegra")
+            } catch let exit as ExitCode {
+                throw exit
+            } catch {
+                fail("\(error)")
+            }
         }
     }
 }

@@ -1,4 +1,5 @@
 import ComandaApp
+import ComandaCore
 import ComandaHTTP
 import ComandaStore
 import ComandaTestSupport
@@ -141,6 +142,30 @@ private func get(_ target: String, _ headers: [(String, String)] = []) -> HTTPRe
         #expect(try AppConfiguration.load(file: missing, fileRequired: false, environment: [:], flags: []).http.port == 8080)
         #expect(throws: ConfigurationError.self) {
             try AppConfiguration.load(file: missing, fileRequired: true, environment: [:], flags: [])
+        }
+    }
+
+    /// The company from the file's `empresa` object or the environment; a NIF of no Spanish shape stops start-up with one line.
+    @Test func theCompanyAndTheSeries() throws {
+        let file = try writeConfig(#"{"empresa": {"nif": "b12345678", "razonSocial": "Casa Pepe S.L.", "direccion": "Calle Mayor 1"}, "serieFacturas": "T/"}"#)
+        let config = try AppConfiguration.load(file: file, fileRequired: true, environment: [:], flags: [])
+        #expect(config.empresa == Empresa(nif: "B12345678", razonSocial: "Casa Pepe S.L.", direccion: "Calle Mayor 1"))
+        #expect(config.serieFacturas == "T/")
+        #expect(try AppConfiguration.load(file: "/nonexistent", fileRequired: false, environment: [:], flags: []).empresa == nil)
+        let env = try AppConfiguration.load(file: "/nonexistent", fileRequired: false,
+                                            environment: ["COMANDA_EMPRESA_NIF": "X1234567L", "COMANDA_SERIE_FACTURAS": "A-1"], flags: [])
+        #expect(env.empresa?.nif == "X1234567L" && env.serieFacturas == "A-1")
+        do {
+            _ = try AppConfiguration.load(file: "/nonexistent", fileRequired: false, environment: ["COMANDA_EMPRESA_NIF": "1234"], flags: [])
+            Issue.record("accepted a bad NIF")
+        } catch {
+            #expect(error.description.hasPrefix(#"invalid setting empresaNif = "1234" from COMANDA_EMPRESA_NIF: expected a Spanish NIF"#))
+        }
+        for bad in [#"{"empresa": "B12345678"}"#, #"{"empresa": {"cif": "B12345678"}}"#, #"{"serieFacturas": "T 1"}"#,
+                    #"{"serieFacturas": "ABCDEFGHIJK"}"#] {
+            #expect(throws: ConfigurationError.self, "\(bad)") {
+                try AppConfiguration.load(file: try writeConfig(bad), fileRequired: true, environment: [:], flags: [])
+            }
         }
     }
 

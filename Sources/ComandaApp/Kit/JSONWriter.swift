@@ -93,6 +93,12 @@ struct JSONWriter {
         text += "null"
     }
 
+    /// An amount, or `null`.
+    mutating func money(_ cents: Int?) {
+        guard let cents else { null(); return }
+        money(cents)
+    }
+
     /// Cents as an exact decimal number: `750` → `7.5`, `700` → `7`, `5` → `0.05`.
     mutating func money(_ cents: Int) {
         separate()

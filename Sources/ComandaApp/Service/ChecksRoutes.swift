@@ -59,7 +59,9 @@ struct ChecksRoutes: Feature {
         router.add(.POST, "/cuentas/:id/lineas/:linea/anular", .staff(.gerente)) { r in
             let (cuentaID, lineaID) = (try Self.id(r.params), try Self.id(r.params, "linea", missing: .lineaNotFound))
             let motivo = try CuentaRules.motivo(try JSONBody(r.http).string("motivo"))
-            return r.after(checks.anular(cuentaID: cuentaID, lineaID: lineaID, motivo: motivo)) { .json(ChecksJSON.linea($0.0)) }
+            return r.after(checks.anular(cuentaID: cuentaID, lineaID: lineaID, motivo: motivo, gerenteID: try r.usuario.id)) {
+                .json(ChecksJSON.linea($0.0))
+            }
         }
         router.add(.POST, "/cuentas/:id/enviar", Self.waiters) { r in
             let cuentaID = try Self.id(r.params)

@@ -56,8 +56,8 @@ final class ChecksService: Sendable {
         notifying(database.deleteLineaCuenta(cuentaID: cuentaID, lineaID: lineaID), cuentaID)
     }
 
-    func anular(cuentaID: Int64, lineaID: Int64, motivo: String) -> PendingWrite<(LineaCuenta, Comanda?)> {
-        notifying(database.anularLineaCuenta(cuentaID: cuentaID, lineaID: lineaID, motivo: motivo, now: now()), cuentaID) {
+    func anular(cuentaID: Int64, lineaID: Int64, motivo: String, gerenteID: Int64) -> PendingWrite<(LineaCuenta, Comanda?)> {
+        notifying(database.anularLineaCuenta(cuentaID: cuentaID, lineaID: lineaID, motivo: motivo, gerenteID: gerenteID, now: now()), cuentaID) {
             $0.1.map { [$0] } ?? []
         }
     }

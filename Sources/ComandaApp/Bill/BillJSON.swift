@@ -1,0 +1,146 @@
+import ComandaCore
+
+/// The bill as the API shows it (`JSONWriter`, keys sorted).
+enum BillJSON {
+    static func factura(_ f: Factura) -> String { JSONWriter.write(capacity: 700 + f.lineas.count * 80) { $0.factura(f) } }
+
+    static func facturas(_ list: [Factura]) -> String {
+        JSONWriter.write(capacity: 64 + list.count * 800) { w in w.array(list) { w, f in w.factura(f) } }
+    }
+
+    /// `{"cobro", "cuenta", "factura"}`.
+    static func cobro(_ pago: Pago, _ factura: Factura, _ cuenta: Cuenta) -> String {
+        JSONWriter.write(capacity: 1600 + cuenta.lineas.count * 260) { w in
+            w.object { w in
+                w.key("cobro")
+                w.object { w in
+                    w.key("cambio"); w.money(pago.cambioCentimos)
+                    w.key("entregado"); w.money(pago.entregadoCentimos)
+                    w.key("fecha"); w.time(pago.fecha)
+                    w.key("id"); w.int(pago.id)
+                    w.key("importe"); w.money(pago.importeCentimos)
+                    w.key("metodo"); w.string(pago.metodo.rawValue)
+                    w.key("propina"); w.money(pago.propinaCentimos)
+                }
+                w.key("cuenta"); w.cuenta(cuenta)
+                w.key("factura"); w.factura(factura)
+            }
+        }
+    }
+
+    /// `{"registros": […]}`, each record with the AEAT's field names.
+    static func registros(_ list: [RegistroFacturacion]) -> String {
+        JSONWriter.write(capacity: 64 + list.count * 700) { w in
+            w.object { w in
+                w.key("registros")
+                w.array(list) { w, r in
+                    w.object { w in
+                        switch r.registro {
+                        case let .alta(id, num, fecha, tipo, cuota, importe, gen):
+                            w.key("CuotaTotal"); w.string(cuota)
+                            w.key("FechaExpedicionFactura"); w.string(fecha)
+                            w.key("FechaHoraHusoGenRegistro"); w.string(gen)
+                            w.key("Huella"); w.string(r.huella)
+                            w.key("IDEmisorFactura"); w.string(id)
+                            w.key("ImporteTotal"); w.string(importe)
+                            w.key("NumSerieFactura"); w.string(num)
+                            w.key("TipoFactura"); w.string(tipo)
+                        case let .anulacion(id, num, fecha, gen):
+                            w.key("FechaExpedicionFacturaAnulada"); w.string(fecha)
+                            w.key("FechaHoraHusoGenRegistro"); w.string(gen)
+                            w.key("Huella"); w.string(r.huella)
+                            w.key("IDEmisorFacturaAnulada"); w.string(id)
+                            w.key("NumSerieFacturaAnulada"); w.string(num)
+                        }
+                        w.key("anterior")
+                        if let a = r.anterior {
+                            w.object { w in
+                                w.key("FechaExpedicionFactura"); w.string(a.fecha)
+                                w.key("Huella"); w.string(a.huella)
+                                w.key("IDEmisorFactura"); w.string(a.idEmisor)
+                                w.key("NumSerieFactura"); w.string(a.numSerie)
+                            }
+                        } else {
+                            w.null()
+                        }
+                        w.key("posicion"); w.int(r.posicion)
+                        if case .alta = r.registro { w.key("tipo"); w.string("alta") } else { w.key("tipo"); w.string("anulacion") }
+                    }
+                }
+            }
+        }
+    }
+
+    static func caja(_ c: InformeCaja, desde: String, hasta: String) -> String {
+        JSONWriter.write(capacity: 1024) { w in
+            w.object { w in
+                w.key("anuladas"); w.int(c.anuladas)
+                w.key("desde"); w.string(desde)
+                w.key("facturas"); w.int(c.facturas)
+                w.key("hasta"); w.string(hasta)
+                w.key("iva"); w.array(c.iva) { w, p in
+                    w.object { w in
+                        w.key("base"); w.money(p.base)
+                        w.key("cuota"); w.money(p.cuota)
+                        w.key("iva"); w.int(p.iva)
+                    }
+                }
+                w.key("lineas_anuladas"); w.array(c.lineasAnuladas) { w, l in
+                    w.object { w in
+                        w.key("cantidad"); w.int(l.cantidad)
+                        w.key("gerente"); w.string(l.gerente)
+                        w.key("motivo"); w.string(l.motivo)
+                        w.key("nombre"); w.string(l.nombre)
+                    }
+                }
+                w.key("por_metodo"); w.array(c.porMetodo) { w, m in
+                    w.object { w in
+                        w.key("importe"); w.money(m.importe)
+                        w.key("metodo"); w.string(m.metodo.rawValue)
+                        w.key("propinas"); w.money(m.propinas)
+                    }
+                }
+                w.key("propinas_por_camarero"); w.array(c.propinas) { w, p in
+                    w.object { w in
+                        w.key("id"); w.int(p.camarero.id)
+                        w.key("nombre"); w.string(p.camarero.nombre)
+                        w.key("propinas"); w.money(p.propinas)
+                    }
+                }
+                w.key("total"); w.money(c.total)
+            }
+        }
+    }
+}
+
+extension JSONWriter {
+    mutating func factura(_ f: Factura) {
+        object { w in
+            w.key("cuenta_id"); w.int(f.cuentaID)
+            w.key("cuota_total"); w.money(f.cuotaCentimos)
+            w.key("desglose"); w.array(f.desglose) { w, p in
+                w.object { w in
+                    w.key("base"); w.money(p.base)
+                    w.key("cuota"); w.money(p.cuota)
+                    w.key("iva"); w.int(p.iva)
+                }
+            }
+            w.key("estado"); w.string(f.estado.rawValue)
+            w.key("fecha"); w.time(f.fecha)
+            w.key("huella"); w.string(f.huella)
+            w.key("id"); w.int(f.id)
+            w.key("importe_total"); w.money(f.importeCentimos)
+            w.key("lineas"); w.array(f.lineas) { w, l in
+                w.object { w in
+                    w.key("cantidad"); w.int(l.cantidad)
+                    w.key("importe"); w.money(l.importeCentimos)
+                    w.key("nombre"); w.string(l.nombre)
+                }
+            }
+            w.key("mesa"); w.string(f.mesa)
+            w.key("metodo"); w.string(f.metodo.rawValue)
+            w.key("numero"); w.string(f.numero)
+            w.key("qr"); w.string(f.qr)
+        }
+    }
+}

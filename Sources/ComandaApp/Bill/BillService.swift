@@ -1,0 +1,122 @@
+import ComandaCore
+import ComandaQR
+import ComandaRuntime
+import ComandaStore
+import Foundation
+
+/// The bill: payments and their invoices, voiding, the billing records and
+/// the cash report; one place that knows the company and the series.
+final class BillService: Sendable {
+    let database: AppDatabase
+    let now: @Sendable () -> Int64
+    let zone: TimeZone
+    /// The company (nil until the setting `empresa` has a NIF: payments are refused).
+    let empresa: Empresa?
+    let serie: String
+    /// Told after a committed payment or void (the check's id): the live updates.
+    private let changed: @Sendable (_ cuentaID: Int64) -> Void
+
+    init(database: AppDatabase, now: @escaping @Sendable () -> Int64, zone: TimeZone, empresa: Empresa?, serie: String,
+         changed: @escaping @Sendable (Int64) -> Void = { _ in }) {
+        self.database = database
+        self.now = now
+        self.zone = zone
+        self.empresa = empresa
+        self.serie = serie
+        self.changed = changed
+    }
+
+    private func emisor() throws(CuentaError) -> AppDatabase.Emisor {
+        guard let empresa else { throw .empresaSinConfigurar }
+        return AppDatabase.Emisor(nif: empresa.nif, serie: serie, zone: zone)
+    }
+
+    func cobrar(cuentaID: Int64, _ pago: AppDatabase.Cobrar) throws -> PendingWrite<(Pago, Factura, Cuenta)> {
+        database.cobrar(cuentaID: cuentaID, pago, emisor: try emisor(), now: now()).whenCommitted { [changed] _ in changed(cuentaID) }
+    }
+
+    func anular(facturaID: Int64, motivo: String, gerenteID: Int64) throws -> PendingWrite<Factura> {
+        // A void needs no company set now: the record names the invoice's own NIF.
+        let emisor = AppDatabase.Emisor(nif: empresa?.nif ?? "", serie: serie, zone: zone)
+        return database.anularFactura(id: facturaID, motivo: motivo, gerenteID: gerenteID, emisor: emisor, now: now())
+            .whenCommitted { [changed] factura in changed(factura.cuentaID) }
+    }
+
+    func factura(id: Int64) throws -> Factura {
+        guard let factura = try database.factura(id: id) else { throw CuentaError.facturaNotFound }
+        return factura
+    }
+
+    /// The invoice's ticket, with the company as it is set now (or as its NIF alone).
+    func ticket(id: Int64) throws -> String {
+        let factura = try factura(id: id)
+        let company = empresa.flatMap { $0.nif == factura.nif ? $0 : nil } ?? Empresa(nif: factura.nif, razonSocial: "", direccion: "")
+        return KitchenTicket.factura(factura, empresa: company, zone: zone)
+    }
+
+    /// The PNG of the invoice's QR code.
+    func qr(id: Int64) throws -> (png: [UInt8], huella: String) {
+        let factura = try factura(id: id)
+        guard let png = QRCode.png(factura.qr, scale: 6) else { throw CuentaError.facturaNotFound }
+        return (png, factura.huella)
+    }
+
+    /// The days of `range` in the restaurant's zone, as [start, end).
+    private func span(_ range: DayRange) throws -> (start: Int64, end: Int64) {
+        let days = try range.days(zone: zone)
+        guard let start = days.first?.start, let end = days.last?.end else { return (0, 0) }
+        return (start, end)
+    }
+
+    func facturas(_ range: DayRange) throws -> [Factura] {
+        let (start, end) = try span(range)
+        return try database.facturas(desde: start, hasta: end)
+    }
+
+    func registros(despues: Int64, limite: Int) throws -> [RegistroFacturacion] {
+        try database.registros(despues: despues, limite: limite)
+    }
+
+    /// The cash report of those days: the invoices not voided by method and
+    /// VAT rate, the voided ones counted, the voided lines, the tips per waiter.
+    func caja(_ range: DayRange) throws -> InformeCaja {
+        let (start, end) = try span(range)
+        let facturas = try database.facturas(desde: start, hasta: end)
+        let cobros = try database.cobros(desde: start, hasta: end)
+        return InformeCaja(facturas: facturas, cobros: cobros, lineasAnuladas: try database.lineasAnuladas(desde: start, hasta: end))
+    }
+}
+
+/// `GET /informes/caja`'s figures, in cents.
+struct InformeCaja {
+    var facturas = 0
+    var total = 0
+    var anuladas = 0
+    var porMetodo: [(metodo: MetodoPago, importe: Int, propinas: Int)] = []
+    var iva: [ParteIVA] = []
+    var lineasAnuladas: [(nombre: String, cantidad: Int, motivo: String, gerente: String?)] = []
+    var propinas: [(camarero: Persona, propinas: Int)] = []
+
+    init(facturas list: [Factura], cobros: [(pago: Pago, facturaID: Int64, camarero: Persona?, anulada: Bool)],
+         lineasAnuladas: [(nombre: String, cantidad: Int, motivo: String, gerente: String?)]) {
+        let emitidas = list.filter { $0.estado == .emitida }
+        facturas = emitidas.count
+        anuladas = list.count - emitidas.count
+        total = emitidas.reduce(0) { $0 + $1.importeCentimos }
+        var byRate: [Int: (base: Int, cuota: Int)] = [:]
+        for f in emitidas { for p in f.desglose { byRate[p.iva, default: (0, 0)].base += p.base; byRate[p.iva, default: (0, 0)].cuota += p.cuota } }
+        iva = byRate.keys.sorted().compactMap { rate in byRate[rate].map { ParteIVA(iva: rate, base: $0.base, cuota: $0.cuota) } }
+        let kept = cobros.filter { !$0.anulada }
+        porMetodo = MetodoPago.allCases.compactMap { metodo in
+            let of = kept.filter { $0.pago.metodo == metodo }
+            return of.isEmpty ? nil : (metodo, of.reduce(0) { $0 + $1.pago.importeCentimos }, of.reduce(0) { $0 + $1.pago.propinaCentimos })
+        }
+        var tips: [Int64: (Persona, Int)] = [:]
+        for c in kept where c.pago.propinaCentimos > 0 {
+            guard let who = c.camarero else { continue }
+            tips[who.id, default: (who, 0)].1 += c.pago.propinaCentimos
+        }
+        propinas = tips.keys.sorted().compactMap { tips[$0].map { (camarero: $0.0, propinas: $0.1) } }
+        self.lineasAnuladas = lineasAnuladas
+    }
+}

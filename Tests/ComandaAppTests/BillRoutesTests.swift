@@ -1,0 +1,184 @@
+@testable import ComandaApp
+import ComandaCore
+import ComandaStore
+import ComandaTestSupport
+import Foundation
+import Testing
+
+/// The bill over real sockets: who may, a check paid in shares with cash
+/// and change, a card and a tip, invoices, their tickets and QR codes, a
+/// void, the records and the cash report, and every refusal the contract names.
+@Suite struct BillRoutesTests {
+    private func json(_ r: TestResponse) -> [String: Any] { (r.json as? [String: Any]) ?? [:] }
+
+    private func withBill(empresa: Bool = true, _ body: (TestClient, AppDatabase, _ boss: String, _ waiter: String, _ cook: String) throws -> Void) throws {
+        let clock = TestClock()
+        clock.set(1_795_694_400)   // 2026-11-26 12:00 UTC
+        let (app, db) = try makeUserApp(clock: clock) { config in
+            config.zonaHoraria = "Europe/Madrid"
+            if empresa {
+                config.empresaNif = "B12345678"
+                config.empresaRazonSocial = "Casa Pepe S.L."
+                config.empresaDireccion = "Calle Mayor 1, 28013 Madrid"
+            }
+        }
+        try withServer(responder: app) { _, port in
+            let c = try TestClient(port: port)
+            try body(c, db, try c.staff("jefa", .gerente, db), try c.staff("luis", .camarero, db), try c.staff("cocinero", .cocina, db))
+        }
+    }
+
+    /// A seated table with 4 tortillas (10 %, 32.00) and 2 flans (21 %, 9.00), sent: 41.00.
+    private func sentCheck(_ c: TestClient, _ db: AppDatabase, boss: String, waiter: String, _ nombre: String) throws -> [String: Any] {
+        let platos = try db.menuSnapshot().platos
+        let tortilla = try #require(platos.first { $0.nombre == "Tortilla" }?.id), flan = try #require(platos.first { $0.nombre == "Flan" }?.id)
+        _ = try c.request("PATCH", "/platos/\(flan)", headers: [("Authorization", "Bearer \(boss)"), ("Content-Type", "application/json")],
+                          body: Array(#"{"iva": 21}"#.utf8))
+        let mesa = try #require(json(try c.postJSON("/mesas", #"{"nombre": "\#(nombre)", "plazas": 4}"#, token: boss))["id"] as? Int)
+        let cuenta = try #require(json(try c.postJSON("/mesas/\(mesa)/sentar", #"{"comensales": 3}"#, token: waiter))["id"] as? Int)
+        _ = try c.postJSON("/cuentas/\(cuenta)/lineas", #"{"plato_id": \#(tortilla), "cantidad": 4}"#, token: waiter)
+        _ = try c.postJSON("/cuentas/\(cuenta)/lineas", #"{"plato_id": \#(flan), "cantidad": 2, "curso": 3}"#, token: waiter)
+        let early = try c.postJSON("/cuentas/\(cuenta)/cobros", #"{"metodo": "tarjeta"}"#, token: waiter).errorCode
+        #expect(early == "lineas_sin_enviar" || early == "empresa_sin_configurar")
+        _ = try c.postJSON("/cuentas/\(cuenta)/enviar", "{}", token: waiter)
+        var check = json(try c.authed("GET", "/cuentas/\(cuenta)", waiter))
+        check["mesa_id"] = mesa
+        return check
+    }
+
+    @Test func aCheckPaidInSharesWithCashAndCardThenVoided() throws {
+        try withBill { c, db, boss, waiter, cook in
+            let check = try sentCheck(c, db, boss: boss, waiter: waiter, "T1")
+            let id = try #require(check["id"] as? Int)
+            #expect(check["total"] as? Double == 41)
+            let cobros = "/cuentas/\(id)/cobros"
+            // Refusals: who, and every bad input.
+            #expect(try c.postJSON(cobros, #"{"metodo": "tarjeta"}"#, token: cook).status == 403)
+            #expect(try c.postJSON(cobros, #"{"metodo": "tarjeta"}"#, token: nil).status == 401)
+            for (body, field) in [(#"{"metodo": "bitcoin"}"#, "metodo"), (#"{}"#, "metodo"), (#"{"metodo": "tarjeta", "importe": 41.01}"#, "importe"),
+                                  (#"{"metodo": "tarjeta", "importe": 0}"#, "importe"), (#"{"metodo": "tarjeta", "importe": 1.005}"#, "importe"),
+                                  (#"{"metodo": "tarjeta", "importe": "5"}"#, "importe"), (#"{"metodo": "tarjeta", "partes": 1}"#, "partes"),
+                                  (#"{"metodo": "tarjeta", "partes": 51}"#, "partes"), (#"{"metodo": "tarjeta", "importe": 5, "partes": 2}"#, "partes"),
+                                  (#"{"metodo": "tarjeta", "entregado": 50}"#, "entregado"), (#"{"metodo": "tarjeta", "propina": 1000.01}"#, "propina"),
+                                  (#"{"metodo": "efectivo", "entregado": 10}"#, "entregado"), (#"{"metodo": "tarjeta", "lineas": [99999]}"#, "lineas"),
+                                  (#"{"metodo": "tarjeta", "lineas": []}"#, "lineas")] {
+                let r = try c.postJSON(cobros, body, token: waiter)
+                #expect(r.status == 422 && r.errorField == field, "\(body): \(r.status) \(r.text)")
+            }
+            #expect(try c.postJSON("/cuentas/99999/cobros", #"{"metodo": "tarjeta"}"#, token: waiter).status == 404)
+            #expect(try db.registros(despues: 0, limite: 10).isEmpty, "a refused payment wrote a record")
+
+            // A third in cash with change, a half of the rest by card with a tip, the rest.
+            let first = try c.postJSON(cobros, #"{"metodo": "efectivo", "partes": 3, "entregado": 20}"#, token: waiter)
+            #expect(first.status == 201, "\(first.text)")
+            let cobro = try #require(json(first)["cobro"] as? [String: Any])
+            #expect(cobro["importe"] as? Double == 13.67 && cobro["cambio"] as? Double == 6.33 && cobro["entregado"] as? Double == 20)
+            let factura = try #require(json(first)["factura"] as? [String: Any])
+            #expect(factura["numero"] as? String == "T2026-000001")
+            #expect(factura["importe_total"] as? Double == 13.67 && factura["estado"] as? String == "emitida")
+            let desglose = try #require(factura["desglose"] as? [[String: Any]])
+            #expect(desglose.map { $0["iva"] as? Int } == [10, 21])
+            #expect((factura["huella"] as? String)?.count == 64)
+            #expect((factura["qr"] as? String)?.hasPrefix("https://www2.agenciatributaria.gob.es/wlpl/TIKE-CONT/ValidarQR?nif=B12345678&numserie=T2026-000001&fecha=") == true)
+            let second = json(try c.postJSON(cobros, #"{"metodo": "tarjeta", "partes": 2, "propina": 2.5}"#, token: waiter))
+            #expect((second["cobro"] as? [String: Any])?["importe"] as? Double == 13.67)
+            #expect((second["cobro"] as? [String: Any])?["cambio"] is NSNull)
+            let third = json(try c.postJSON(cobros, #"{"metodo": "tarjeta"}"#, token: waiter))
+            let closed = try #require(third["cuenta"] as? [String: Any])
+            #expect(closed["estado"] as? String == "cobrada" && closed["pendiente"] as? Double == 0 && closed["cobrado"] as? Double == 41)
+            #expect(closed["propinas"] as? Double == 2.5 && (closed["facturas"] as? [Int])?.count == 3)
+            #expect(try c.postJSON(cobros, #"{"metodo": "tarjeta"}"#, token: waiter).errorCode == "nada_que_cobrar")
+
+            // The invoice, its ticket and its QR code.
+            let facturaID = try #require(factura["id"] as? Int)
+            #expect(json(try c.authed("GET", "/facturas/\(facturaID)", waiter))["numero"] as? String == "T2026-000001")
+            #expect(try c.authed("GET", "/facturas/99999", waiter).status == 404)
+            #expect(try c.authed("GET", "/facturas/\(facturaID)", cook).status == 403)
+            let ticket = try c.authed("GET", "/facturas/\(facturaID)/ticket", waiter).text
+            for expected in ["Casa Pepe S.L.", "NIF B12345678", "FACTURA SIMPLIFICADA", "T2026-000001", "Mesa T1", "TOTAL", "13,67 €",
+                             "IVA 10%", "IVA 21%", "Efectivo", "Cambio", "6,33 €", "ValidarQR"] {
+                #expect(ticket.contains(expected), "\(expected) not on the ticket:\n\(ticket)")
+            }
+            #expect(ticket.split(separator: "\n").allSatisfy { $0.count <= 42 }, "\(ticket)")
+            let png = try c.authed("GET", "/facturas/\(facturaID)/qr.png", waiter)
+            #expect(png.status == 200 && png.header("Content-Type") == "image/png" && Array(png.body.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
+            let etag = try #require(png.header("ETag"))
+            #expect(!etag.hasPrefix("W/"))
+            let again = try c.request("GET", "/facturas/\(facturaID)/qr.png", headers: [("Authorization", "Bearer \(waiter)"), ("If-None-Match", etag)])
+            #expect(again.status == 304)
+
+            // The manager voids the card invoice: owed again, the check open again, a cancellation chained.
+            let cardID = try #require((second["factura"] as? [String: Any])?["id"] as? Int)
+            #expect(try c.postJSON("/facturas/\(cardID)/anular", #"{"motivo": "Cobrada de más"}"#, token: waiter).status == 403)
+            #expect(try c.postJSON("/facturas/\(cardID)/anular", #"{"motivo": ""}"#, token: boss).errorField == "motivo")
+            let voided = json(try c.postJSON("/facturas/\(cardID)/anular", #"{"motivo": "Cobrada de más"}"#, token: boss))
+            #expect(voided["estado"] as? String == "anulada")
+            #expect(try c.postJSON("/facturas/\(cardID)/anular", #"{"motivo": "Otra vez"}"#, token: boss).errorCode == "transicion_no_valida")
+            let reopened = json(try c.authed("GET", "/cuentas/\(id)", waiter))
+            #expect(reopened["estado"] as? String == "abierta" && reopened["pendiente"] as? Double == 13.67 && reopened["propinas"] as? Double == 0)
+            let mesaID = try #require(check["mesa_id"] as? Int)
+            #expect(try c.postJSON("/mesas/\(mesaID)/liberar", "{}", token: waiter).errorCode == "cuenta_pendiente")
+            _ = try c.postJSON(cobros, #"{"metodo": "otro"}"#, token: waiter)
+            #expect(try c.postJSON("/mesas/\(mesaID)/liberar", "{}", token: waiter).status == 200)
+
+            // The records: four altas and a cancellation, in chain order, with the AEAT's names.
+            #expect(try c.authed("GET", "/verifactu/registros", waiter).status == 403)
+            let registros = try #require(json(try c.authed("GET", "/verifactu/registros", boss))["registros"] as? [[String: Any]])
+            #expect(registros.map { $0["tipo"] as? String } == ["alta", "alta", "alta", "anulacion", "alta"])
+            #expect(registros.map { $0["posicion"] as? Int } == [1, 2, 3, 4, 5])
+            #expect(registros[0]["anterior"] is NSNull && registros[0]["TipoFactura"] as? String == "F2" && registros[0]["ImporteTotal"] as? String == "13.67")
+            #expect(registros[3]["NumSerieFacturaAnulada"] as? String == "T2026-000002")
+            #expect((registros[4]["anterior"] as? [String: Any])?["NumSerieFactura"] as? String == "T2026-000002")
+            #expect((registros[4]["anterior"] as? [String: Any])?["Huella"] as? String == registros[3]["Huella"] as? String)
+            let page = try #require(json(try c.authed("GET", "/verifactu/registros?despues=3&limite=1", boss))["registros"] as? [[String: Any]])
+            #expect(page.map { $0["posicion"] as? Int } == [4])
+            for q in ["limite=0", "limite=5001", "limite=x", "despues=-1", "despues=x"] {
+                let r = try c.authed("GET", "/verifactu/registros?\(q)", boss)
+                #expect(r.status == 422 && r.errorField == q.split(separator: "=")[0].description, "\(q)")
+            }
+
+            // The invoices and the cash report of today.
+            let list = try #require(try c.authed("GET", "/facturas", boss).json as? [[String: Any]])
+            #expect(list.map { $0["numero"] as? String } == ["T2026-000001", "T2026-000002", "T2026-000003", "T2026-000004"])
+            #expect(list.map { $0["estado"] as? String } == ["emitida", "anulada", "emitida", "emitida"])
+            #expect(try c.authed("GET", "/facturas?desde=2026-02-30", boss).errorField == "desde")
+            let caja = json(try c.authed("GET", "/informes/caja", boss))
+            #expect(caja["facturas"] as? Int == 3 && caja["anuladas"] as? Int == 1 && caja["total"] as? Double == 41)
+            let metodos = try #require(caja["por_metodo"] as? [[String: Any]])
+            #expect(metodos.map { $0["metodo"] as? String } == ["efectivo", "tarjeta", "otro"])
+            let iva = try #require(caja["iva"] as? [[String: Any]])
+            // 32.00 at 10 % and 9.00 at 21 %: the invoices add up rate by rate to the lines.
+            let parts = iva.map { (($0["base"] as? Double) ?? 0) + (($0["cuota"] as? Double) ?? 0) }
+            #expect(iva.map { $0["iva"] as? Int } == [10, 21] && abs(parts[0] - 32) < 0.001 && abs(parts[1] - 9) < 0.001, "\(iva)")
+            #expect((caja["propinas_por_camarero"] as? [Any])?.isEmpty == true)
+            #expect(try c.authed("GET", "/informes/caja", waiter).status == 403)
+        }
+    }
+
+    @Test func paymentsNeedTheCompany() throws {
+        try withBill(empresa: false) { c, db, boss, waiter, _ in
+            let check = try sentCheck(c, db, boss: boss, waiter: waiter, "T1")
+            let r = try c.postJSON("/cuentas/\(check["id"] as? Int ?? 0)/cobros", #"{"metodo": "tarjeta"}"#, token: waiter)
+            #expect(r.status == 409 && r.errorCode == "empresa_sin_configurar")
+        }
+    }
+
+    /// A tip counts for the waiter who took the payment; a line already paid cannot be voided.
+    @Test func tipsPerWaiterAndPaidLines() throws {
+        try withBill { c, db, boss, waiter, _ in
+            let check = try sentCheck(c, db, boss: boss, waiter: waiter, "T2")
+            let id = try #require(check["id"] as? Int)
+            let lines = try #require(check["lineas"] as? [[String: Any]])
+            let flan = try #require(lines.first { $0["iva"] as? Int == 21 }?["id"] as? Int)
+            let byLines = json(try c.postJSON("/cuentas/\(id)/cobros", #"{"metodo": "tarjeta", "lineas": [\#(flan)], "propina": 1}"#, token: waiter))
+            let f = try #require(byLines["factura"] as? [String: Any])
+            #expect(f["importe_total"] as? Double == 9 && (f["lineas"] as? [[String: Any]])?.map { $0["nombre"] as? String } == ["Flan"])
+            #expect(try c.postJSON("/cuentas/\(id)/lineas/\(flan)/anular", #"{"motivo": "x"}"#, token: boss).errorCode == "linea_cobrada")
+            #expect(try c.postJSON("/cuentas/\(id)/cobros", #"{"metodo": "tarjeta", "lineas": [\#(flan)]}"#, token: waiter).errorField == "lineas")
+            let caja = json(try c.authed("GET", "/informes/caja", boss))
+            let tips = try #require(caja["propinas_por_camarero"] as? [[String: Any]])
+            #expect(tips.count == 1 && tips.first?["propinas"] as? Double == 1, "\(tips)")
+            #expect(tips.first?["nombre"] as? String == json(try c.authed("GET", "/usuarios/yo", waiter))["nombre"] as? String)
+        }
+    }
+}
