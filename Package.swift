@@ -107,6 +107,7 @@ let package = Package(
             dependencies: [
                 "ComandaApp", "ComandaHTTP", "ComandaStore", "ComandaCore", "ComandaTestSupport", "ComandaResources", "ComandaRuntime",
                 .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
     ],
