@@ -91,7 +91,9 @@ function renderCheck() {
     $("check-info").textContent = mesa ? Floor.stateText(mesa) : "";
     lines.replaceChildren(Staff.el("p", "empty", mesa && mesa.estado === "libre" ? "La mesa está libre." : "Sin cuenta abierta."));
     $("check-total").textContent = "";
-    for (const id of ["add", "send", "prebill", "free"]) $(id).hidden = true;
+    for (const id of ["add", "send", "prebill", "free", "pay"]) $(id).hidden = true;
+    $("check-paid").hidden = true;
+    $("invoices").replaceChildren();
     $("fire").replaceChildren();
     const mesaNow = mesaOf(mesaID);
     if (mesaNow && mesaNow.estado !== "ocupada") {
@@ -130,7 +132,165 @@ function renderCheck() {
     return b;
   }));
   $("free").hidden = !(c.estado === "cobrada" || (open && c.total === 0));
+  $("pay").hidden = !(open && c.pendiente > 0);
+  $("pay").textContent = "Cobrar " + Staff.money(c.pendiente);
+  $("check-paid").hidden = c.cobrado === 0 && c.propinas === 0;
+  $("check-paid").textContent = "Cobrado " + Staff.money(c.cobrado) + " · Pendiente " + Staff.money(c.pendiente)
+    + (c.propinas ? " · Propinas " + Staff.money(c.propinas) : "");
+  $("invoices").replaceChildren(...c.facturas.map((id, i) => {
+    const b = Staff.button("Factura " + (i + 1), "quiet small", () => openFactura(id));
+    b.dataset.factura = String(id);
+    return b;
+  }));
 }
+
+// Taking payment: everything, equal shares, some lines or an amount; cash with its change, card or other; a tip apart.
+const cobro = { pendiente: 0, partes: 2 };
+/** After a payment of one of n shares, the next guest's is one of n − 1 (by check). */
+const nextShares = new Map();
+
+function modo() { return $("cobro-form").querySelector("input[name=modo]:checked").value; }
+function metodo() { return $("cobro-form").querySelector("input[name=metodo]:checked").value; }
+
+/** The amount this payment takes, in cents (null while the amount typed is not one). */
+function cobroImporte() {
+  switch (modo()) {
+    case "partes": return Math.floor((2 * cobro.pendiente + cobro.partes) / (2 * cobro.partes));
+    case "lineas": return [...$("modo-lineas").querySelectorAll("input:checked")]
+      .reduce((sum, box) => sum + Number(box.dataset.cents), 0);
+    case "importe": return Staff.cents($("importe").value);
+    default: return cobro.pendiente;
+  }
+}
+
+function updateCobro() {
+  for (const m of ["partes", "lineas", "importe"]) $("modo-" + m).hidden = modo() !== m;
+  $("partes").textContent = String(cobro.partes);
+  const importe = cobroImporte();
+  $("cobro-importe").textContent = importe === null ? "—" : Staff.money(importe / 100);
+  $("cobrar").textContent = importe ? "Cobrar " + Staff.money(importe / 100) : "Cobrar";
+  const cash = metodo() === "efectivo";
+  $("efectivo").hidden = !cash;
+  const propina = $("propina").value.trim() === "" ? 0 : Staff.cents($("propina").value);
+  if (cash) {
+    const given = Staff.cents($("entregado").value);
+    const due = (importe || 0) + (propina || 0);
+    $("cambio").textContent = given === null ? "—" : given >= due ? Staff.money((given - due) / 100) : "Faltan " + Staff.money((due - given) / 100);
+    $("billetes").replaceChildren(...[due, 1000, 2000, 5000, 10000].filter((v, i) => i === 0 || v > due).map((v, i) =>
+      Staff.button(i === 0 ? "Justo" : Staff.money(v / 100), "quiet small", () => { $("entregado").value = (v / 100).toFixed(2).replace(".", ","); updateCobro(); })));
+  }
+}
+
+function openCobro() {
+  if (!shown) return;
+  cobro.pendiente = Math.round(shown.pendiente * 100);
+  cobro.partes = nextShares.get(shown.id) || Math.max(2, Math.min(shown.comensales || 2, 50));
+  $("cobro-mesa").textContent = shown.mesa;
+  $("cobro-pendiente").textContent = Staff.money(shown.pendiente);
+  $("cobro-form").reset();
+  $("cobro-error").textContent = "";
+  $("modo-lineas").replaceChildren(...shown.lineas.filter(l => l.estado !== "anulada" && l.estado !== "pendiente").map(l => {
+    const label = Staff.el("label", "choice");
+    const box = document.createElement("input");
+    box.type = "checkbox";
+    box.value = String(l.id);
+    box.dataset.cents = String(Math.round(l.subtotal * 100));
+    box.addEventListener("change", updateCobro);
+    label.append(box, Staff.el("span", null, l.cantidad + " × " + l.nombre), Staff.el("span", "extra", Staff.money(l.subtotal)));
+    return label;
+  }));
+  updateCobro();
+  $("cobro").showModal();
+}
+
+function cobroMessage(e) {
+  const code = e && e.error && e.error.code, field = e && e.error && e.error.field;
+  const messages = {
+    lineas_sin_enviar: "Hay líneas sin enviar a cocina: envíelas o quítelas antes de cobrar.",
+    empresa_sin_configurar: "Falta configurar la empresa (su NIF) para emitir facturas: avise al gerente.",
+    nada_que_cobrar: "No queda nada por cobrar en esta cuenta.",
+  };
+  const fields = {
+    importe: "El importe va de 0,01 € a lo pendiente, con dos decimales como mucho.",
+    entregado: "Lo entregado no cubre el importe y la propina.",
+    lineas: "Alguna de esas líneas ya está cobrada (o su importe ya se cobró a partes): cobre un importe.",
+    propina: "La propina va de 0 a 1000 €, con dos decimales como mucho.",
+    partes: "Las partes van de 2 a 50.",
+  };
+  return messages[code] || (code === "validation_failed" && fields[field]) || message(e);
+}
+
+$("cobro-form").addEventListener("input", updateCobro);
+$("partes-menos").addEventListener("click", () => { cobro.partes = Math.max(2, cobro.partes - 1); updateCobro(); });
+$("partes-mas").addEventListener("click", () => { cobro.partes = Math.min(50, cobro.partes + 1); updateCobro(); });
+$("cobro-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  if (!shown) return;
+  const body = { metodo: metodo() };
+  const m = modo();
+  if (m === "partes") body.partes = cobro.partes;
+  if (m === "lineas") {
+    body.lineas = [...$("modo-lineas").querySelectorAll("input:checked")].map(b => Number(b.value));
+    if (body.lineas.length === 0) { $("cobro-error").textContent = "Marque las líneas que se cobran."; return; }
+  }
+  if (m === "importe") {
+    const importe = Staff.cents($("importe").value);
+    if (importe === null || importe === 0) { $("cobro-error").textContent = fields_importe(); return; }
+    body.importe = importe / 100;
+  }
+  if ($("propina").value.trim() !== "") {
+    const propina = Staff.cents($("propina").value);
+    if (propina === null) { $("cobro-error").textContent = "Escriba la propina en euros, como 2,50."; return; }
+    body.propina = propina / 100;
+  }
+  if (body.metodo === "efectivo" && $("entregado").value.trim() !== "") {
+    const given = Staff.cents($("entregado").value);
+    if (given === null) { $("cobro-error").textContent = "Escriba lo entregado en euros, como 50."; return; }
+    body.entregado = given / 100;
+  }
+  try {
+    const result = await Staff.api("POST", "/cuentas/" + shown.id + "/cobros", body);
+    if (body.partes && body.partes > 2) nextShares.set(shown.id, body.partes - 1); else nextShares.delete(shown.id);
+    $("cobro").close();
+    oneCheck(result.cuenta);
+    openFactura(result.factura.id, result.cobro);
+  } catch (e) {
+    if (e.status !== 401) $("cobro-error").textContent = cobroMessage(e);
+  }
+});
+
+function fields_importe() { return "Escriba un importe en euros, como 33,33."; }
+
+/** An invoice: its ticket and its QR code, and the change given (big) right after a cash payment. */
+async function openFactura(id, pago) {
+  try {
+    const [factura, ticket] = await Promise.all([Staff.api("GET", "/facturas/" + id), Staff.api("GET", "/facturas/" + id + "/ticket")]);
+    $("factura-numero").textContent = factura.numero + (factura.estado === "anulada" ? " (anulada)" : "");
+    $("factura-ticket").textContent = ticket;
+    const change = $("factura-cambio");
+    change.hidden = !(pago && pago.cambio !== null);
+    if (pago && pago.cambio !== null) change.textContent = "Cambio: " + Staff.money(pago.cambio);
+    const img = $("factura-qr");
+    if (img.src.startsWith("blob:")) URL.revokeObjectURL(img.src);
+    img.src = await Staff.image("/facturas/" + id + "/qr.png");
+    $("factura").showModal();
+  } catch (e) {
+    if (e.status !== 401) toast("action-error", message(e));
+  }
+}
+
+$("factura-imprimir").addEventListener("click", () => {
+  const w = window.open("", "_blank", "width=420,height=760");
+  if (!w) return;
+  const img = w.document.createElement("img");
+  img.src = $("factura-qr").src;
+  img.style.width = "200px";
+  const pre = w.document.createElement("pre");
+  pre.textContent = $("factura-ticket").textContent;
+  pre.style.font = "14px monospace";
+  w.document.body.append(pre, img);
+  img.onload = () => w.print();
+});
 
 // The checks' stream: the open ones on connect, then each changed one.
 function allChecks(list) {
@@ -385,6 +545,7 @@ async function showPrebill() {
 $("add").addEventListener("click", openMenu);
 $("send").addEventListener("click", () => shown && act("POST", "/cuentas/" + shown.id + "/enviar"));
 $("prebill").addEventListener("click", showPrebill);
+$("pay").addEventListener("click", openCobro);
 $("free").addEventListener("click", async () => {
   const mesa = mesaOf(mesaID);
   if (mesa && await act("POST", "/mesas/" + mesa.id + "/liberar")) location.hash = "";

@@ -170,6 +170,22 @@ const Staff = (() => {
 
   function logout() { sessionStorage.removeItem(KEY); onLoggedOut(); }
 
+  /** An image the API serves to a logged-in user (an invoice's QR code), as an object URL for an <img>. */
+  async function image(path) {
+    let response;
+    try { response = await fetch(path, { headers: { "Authorization": "Bearer " + token() } }); }
+    catch (e) { offline(true); throw { status: 0, error: { message: "Sin conexión con el servidor" } }; }
+    if (!response.ok) throw { status: response.status, error: { message: "Error " + response.status } };
+    return URL.createObjectURL(await response.blob());
+  }
+
+  /** Euros typed by a person (`33,33`, `20`, `1.5`) as cents; null if it is not an amount with at most two decimals. */
+  function cents(text) {
+    const t = String(text).trim().replace(",", ".");
+    if (!/^\d+(\.\d{1,2})?$/.test(t)) return null;
+    return Math.round(Number(t) * 100);
+  }
+
   /** An amount in euros (a number with at most two decimals) the Spanish way: `1.234,50 €`. */
   function money(euros) {
     return euros.toLocaleString("es-ES", { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: true }) + " €";
@@ -191,5 +207,5 @@ const Staff = (() => {
     return b;
   }
 
-  return { api, poll, live, login, logout, clock, el, button, offline, money };
+  return { api, poll, live, login, logout, clock, el, button, offline, money, image, cents };
 })();

@@ -51,7 +51,8 @@ def clicked(driver, css):
         return False
 
 
-with Server(BIN, "jefa", "gerente", PASSWORD) as server:
+with Server(BIN, "jefa", "gerente", PASSWORD, COMANDA_EMPRESA_NIF="B12345678", COMANDA_EMPRESA_RAZON_SOCIAL="Casa Pepe S.L.",
+            COMANDA_EMPRESA_DIRECCION="Calle Mayor 1, 28013 Madrid", COMANDA_ZONA_HORARIA="Europe/Madrid") as server:
     for login, rol in [("luis", "camarero"), ("ana", "cocina")]:
         with open(os.path.join(server.work, "pw2"), "w") as f:
             f.write(PASSWORD + "\n")
@@ -198,12 +199,95 @@ with Server(BIN, "jefa", "gerente", PASSWORD) as server:
         if kitchen.find_elements(By.CSS_SELECTOR, "#board b, #board img"):
             fail("a note became HTML on the kitchen board")
         wait.until(lambda d: not d.find_elements(By.XPATH, "//span[@id='fire']/button"))
+        # The bill: 100,00 € at T2 in three shares (33,33 in cash with the change shown, 33,34 by card with a tip,
+        # 33,33 by lines); three invoices with their QR codes; then the table can be freed.
+        waiter_token = server.call("POST", "/sesiones", {"login": "luis", "password": PASSWORD})[1]["token"]
+        menu_ids = []
+        for nombre, precio in [("Menú del día", 33.33), ("Mariscada", 66.67)]:
+            status, plato = server.call("POST", "/platos", {"nombre": nombre, "descripcion": "", "precio": precio, "tipo": "Principales"},
+                                        token=server.token)
+            if status != 201:
+                fail(f"creating {nombre} answered {status}: {plato}")
+            menu_ids.append(plato["id"])
+        cuenta2 = server.call("POST", f"/mesas/{mesas['T2']}/sentar", {"comensales": 3}, token=waiter_token)[1]["id"]
+        for plato in menu_ids:
+            server.call("POST", f"/cuentas/{cuenta2}/lineas", {"plato_id": plato}, token=waiter_token)
+        server.call("POST", f"/cuentas/{cuenta2}/enviar", {}, token=waiter_token)
+        phone.find_element(By.ID, "back").click()
+        wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, f".tile[data-id='{mesas['T2']}']")))
+        phone.find_element(By.CSS_SELECTOR, f".tile[data-id='{mesas['T2']}']").click()
+        wait.until(lambda d: d.find_element(By.ID, "pay").is_displayed() and "100,00" in d.find_element(By.ID, "pay").text)
+
+        def pay(mode, method, tip=None, given=None, line=None, expect_amount=None, shot=None):
+            tap(phone, phone.find_element(By.ID, "pay"))
+            wait.until(EC.visibility_of_element_located((By.ID, "cobrar")))
+            tap(phone, phone.find_element(By.XPATH, f"//div[@id='modos']//label[span[normalize-space()='{mode}']]"))
+            if line:
+                tap(phone, phone.find_element(By.XPATH, f"//div[@id='modo-lineas']//label[span[contains(., '{line}')]]"))
+            tap(phone, phone.find_element(By.XPATH, f"//div[@id='metodos']//label[span[normalize-space()='{method}']]"))
+            if tip:
+                phone.find_element(By.ID, "propina").send_keys(tip)
+            if given:
+                phone.find_element(By.ID, "entregado").send_keys(given)
+            amount = phone.find_element(By.ID, "cobro-importe").text
+            if amount != expect_amount:
+                fail(f"{mode} by {method}: the page charges {amount!r}, not {expect_amount!r}")
+            if shot and SHOTS:
+                phone.execute_script("document.getElementById('cambio').scrollIntoView({block: 'center'})")
+                phone.save_screenshot(os.path.join(SHOTS, shot))
+            change = phone.find_element(By.ID, "cambio").text if given else None
+            tap(phone, phone.find_element(By.ID, "cobrar"))
+            wait.until(EC.visibility_of_element_located((By.ID, "factura-ticket")))
+            wait.until(lambda d: d.execute_script("const i = document.getElementById('factura-qr'); return i.complete && i.naturalWidth > 0"))
+            ticket = phone.find_element(By.ID, "factura-ticket").text
+            if "FACTURA SIMPLIFICADA" not in ticket or expect_amount not in ticket:
+                fail(f"the invoice ticket does not show {expect_amount}: {ticket!r}")
+            shown_change = phone.find_element(By.ID, "factura-cambio").text if given else None
+            if shot and SHOTS:
+                phone.save_screenshot(os.path.join(SHOTS, shot.replace(".png", "-factura.png")))
+            tap(phone, phone.find_element(By.XPATH, "//dialog[@id='factura']//button[normalize-space()='Hecho']"))
+            wait.until(EC.invisibility_of_element_located((By.ID, "factura")))
+            return change, shown_change
+
+        change, shown_change = pay("A partes", "Efectivo", given="50", expect_amount="33,33 €", shot="cobro.png")
+        if change != "16,67 €" or shown_change != "Cambio: 16,67 €":
+            fail(f"the change of 50 € for 33,33 € was shown as {change!r} / {shown_change!r}")
+        pay("A partes", "Tarjeta", tip="2,50", expect_amount="33,34 €")
+        pay("Por líneas", "Tarjeta", line="Menú del día", expect_amount="33,33 €")
+        wait.until(lambda d: d.find_element(By.ID, "free").is_displayed())
+        invoices = [b.get_attribute("data-factura") for b in phone.find_elements(By.CSS_SELECTOR, "#invoices button")]
+        if len(invoices) != 3:
+            fail(f"the paid check lists {len(invoices)} invoices, not 3")
+        status, check = server.call("GET", f"/cuentas/{cuenta2}", token=waiter_token)
+        if check["estado"] != "cobrada" or check["propinas"] != 2.5 or check["cobrado"] != 100:
+            fail(f"the check is not paid as charged: {check['estado']}, cobrado {check['cobrado']}, propinas {check['propinas']}")
+        amounts = [server.call("GET", f"/facturas/{i}", token=waiter_token)[1]["importe_total"] for i in invoices]
+        if amounts != [33.33, 33.34, 33.33]:
+            fail(f"the invoices' amounts are {amounts}")
+        # The QR code served is exactly the invoice's qr text (zbarimg reads it back).
+        factura = server.call("GET", f"/facturas/{invoices[0]}", token=waiter_token)[1]
+        status, png = server.call("GET", f"/facturas/{invoices[0]}/qr.png", token=waiter_token, raw=True)
+        qr_path = os.path.join(server.work, "qr.png")
+        with open(qr_path, "wb") as f:
+            f.write(png)
+        decoded = subprocess.run(["zbarimg", "--quiet", "--raw", qr_path], capture_output=True, text=True).stdout.strip()
+        if decoded != factura["qr"]:
+            fail(f"the QR code reads {decoded!r}, not the invoice's {factura['qr']!r}")
+        tap(phone, phone.find_element(By.ID, "free"))
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, f".tile.por_limpiar[data-id='{mesas['T2']}']"))
+        verified = subprocess.run([server.binary, "verifactu", "verificar", "--database", server.env["COMANDA_DATABASE"]],
+                                  cwd=server.work, env=server.env, capture_output=True, text=True)
+        if verified.returncode != 0 or "3 registros: cadena íntegra" not in verified.stdout:
+            fail(f"verifactu verificar after the payments: {verified.returncode} {verified.stdout!r} {verified.stderr!r}")
+
         width = phone.execute_script("return document.documentElement.scrollWidth")
         if width > 390:
             fail(f"the phone page scrolls sideways: {width} px wide")
         print(f"camarero-check: ok (seated T1; the steak asked for its required Punto first; 3 lines in courses 1 and 3, total 61,45 €; "
               f"course 1 on the board {shown * 1000:.0f} ms after Enviar with options and notes beside the online order; "
-              f"ready on the phone {ready * 1000:.0f} ms after Listo; served; the dessert fired and on the board; names as text)")
+              f"ready on the phone {ready * 1000:.0f} ms after Listo; served; the dessert fired and on the board; names as text; "
+              f"100,00 € paid in three shares: 33,33 cash with 16,67 change shown, 33,34 card with a tip, 33,33 by lines; "
+              f"three invoices with their QR codes (zbarimg reads the invoice's qr); freed; verifactu verificar: 3 records intact)")
     finally:
         phone.quit()
         kitchen.quit()
