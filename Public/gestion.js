@@ -263,6 +263,81 @@ function confirmRetire(p) {
 
 for (const b of document.querySelectorAll("dialog [data-close]")) b.addEventListener("click", () => b.closest("dialog").close());
 
+// The day's invoices: each one's number, time, table, method, amount and state; voiding one with a reason.
+const METODO = { efectivo: "Efectivo", tarjeta: "Tarjeta", otro: "Otro" };
+const MOTIVOS = ["Cobrada dos veces", "Importe equivocado", "Mesa equivocada", "El cliente pidió factura completa"];
+
+function today() {
+  const d = new Date();
+  return d.getFullYear() + "-" + String(d.getMonth() + 1).padStart(2, "0") + "-" + String(d.getDate()).padStart(2, "0");
+}
+
+function showView(facturas) {
+  $("carta").hidden = facturas;
+  $("facturas").hidden = !facturas;
+  $("nuevo").hidden = facturas;
+  $("titulo").textContent = facturas ? "Facturas" : "La carta";
+  $("ver-carta").classList.toggle("on", !facturas);
+  $("ver-facturas").classList.toggle("on", facturas);
+  $("ver-carta").setAttribute("aria-pressed", String(!facturas));
+  $("ver-facturas").setAttribute("aria-pressed", String(facturas));
+  if (facturas) loadFacturas();
+}
+
+async function loadFacturas() {
+  const dia = $("facturas-dia").value || today();
+  let list;
+  try { list = await Staff.api("GET", "/facturas?desde=" + dia + "&hasta=" + dia); }
+  catch (e) { if (e.status !== 401) toast(e.error.message); return; }
+  const rows = list.map(f => {
+    const tr = Staff.el("tr", f.estado === "anulada" ? "anulada" : "");
+    tr.dataset.id = String(f.id);
+    tr.append(Staff.el("td", "numero", f.numero), Staff.el("td", null, Staff.clock(new Date(f.fecha))), Staff.el("td", null, f.mesa),
+              Staff.el("td", null, METODO[f.metodo] || f.metodo), Staff.el("td", "num", Staff.money(f.importe_total)),
+              Staff.el("td", "estado", f.estado === "anulada" ? "Anulada" : "Emitida"));
+    const actions = Staff.el("td");
+    if (f.estado === "emitida") actions.append(button("Anular", "bad", () => confirmAnular(f)));
+    tr.append(actions);
+    return tr;
+  });
+  if (rows.length === 0) {
+    const tr = Staff.el("tr");
+    const td = Staff.el("td", "vacio", "No hay facturas ese día.");
+    td.colSpan = 7;
+    tr.append(td);
+    rows.push(tr);
+  }
+  $("facturas-lista").replaceChildren(...rows);
+  const emitidas = list.filter(f => f.estado === "emitida");
+  const anuladas = list.length - emitidas.length;
+  $("facturas-resumen").textContent = emitidas.length + (emitidas.length === 1 ? " emitida · " : " emitidas · ")
+    + Staff.money(emitidas.reduce((t, f) => t + f.importe_total, 0)) + (anuladas ? " · " + anuladas + (anuladas === 1 ? " anulada" : " anuladas") : "");
+}
+
+function confirmAnular(f) {
+  $("anular-numero").textContent = f.numero;
+  $("anular-motivo").value = "";
+  $("anular-error").textContent = "";
+  $("anular-motivos").replaceChildren(...MOTIVOS.map(m => button(m, "quiet", () => { $("anular-motivo").value = m; })));
+  $("anular-si").onclick = async () => {
+    const motivo = $("anular-motivo").value.trim();
+    if (!motivo) { $("anular-error").textContent = "Escriba o elija el motivo."; return; }
+    try {
+      await Staff.api("POST", "/facturas/" + f.id + "/anular", { motivo });
+      $("anular").close();
+      loadFacturas();
+    } catch (e) {
+      if (e.status !== 401) $("anular-error").textContent = e.error && e.error.code === "transicion_no_valida" ? "Esa factura ya estaba anulada." : e.error.message;
+    }
+  };
+  $("anular").showModal();
+}
+
+$("ver-carta").addEventListener("click", () => showView(false));
+$("ver-facturas").addEventListener("click", () => showView(true));
+$("facturas-dia").addEventListener("change", loadFacturas);
+$("facturas-dia").value = today();
+
 Staff.login(["gerente"], async () => {
   try { alergenos = await Staff.api("GET", "/alergenos"); } catch (e) { alergenos = []; }
   checkboxes($("alergenos"), "alergeno");

@@ -39,7 +39,7 @@ def png(width, height):
 
 
 def main():
-    with Server(BIN, "gerente1", "gerente", "carta-1234") as server:
+    with Server(BIN, "gerente1", "gerente", "carta-1234", COMANDA_EMPRESA_NIF="B12345678") as server:
         check(server)
 
 
@@ -173,9 +173,34 @@ def check(server):
         wait.until(EC.invisibility_of_element_located((By.CSS_SELECTOR, f"#carta .plato[data-id='{dish['id']}']")))
         if call("GET", f"/platos/{dish['id']}")[0] != 404:
             fail("the retired dish is still on the menu")
+        # The day's invoices: one paid through the API, voided on the page with a reason.
+        status, mesa = call("POST", "/mesas", {"nombre": "T1", "plazas": 2}, token)
+        cuenta = call("POST", f"/mesas/{mesa['id']}/sentar", {"comensales": 2}, token)[1]["id"]
+        call("POST", f"/cuentas/{cuenta}/lineas", {"plato_id": steak["id"], "opciones": [steak["opciones"][0]["valores"][1]["id"]]}, token)
+        call("POST", f"/cuentas/{cuenta}/enviar", {}, token)
+        status, paid = call("POST", f"/cuentas/{cuenta}/cobros", {"metodo": "tarjeta"}, token)
+        if status != 201:
+            fail(f"paying the check answered {status}: {paid}")
+        numero = paid["factura"]["numero"]
+        driver.find_element(By.ID, "ver-facturas").click()
+        row = wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, f"#facturas-lista tr[data-id='{paid['factura']['id']}']")))
+        if numero not in row.text or "45,00 €" not in row.text or "Emitida" not in row.text:
+            fail(f"the invoice's row is {row.text!r}")
+        row.find_element(By.XPATH, ".//button[text()='Anular']").click()
+        dialog = wait.until(EC.visibility_of_element_located((By.ID, "anular")))
+        dialog.find_element(By.ID, "anular-si").click()
+        if "motivo" not in dialog.find_element(By.ID, "anular-error").text:
+            fail("voiding without a reason was not stopped")
+        dialog.find_element(By.XPATH, ".//button[text()='Importe equivocado']").click()
+        dialog.find_element(By.ID, "anular-si").click()
+        wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, f"#facturas-lista tr.anulada[data-id='{paid['factura']['id']}']")))
+        if call("GET", f"/facturas/{paid['factura']['id']}", token=token)[1]["estado"] != "anulada":
+            fail("the API does not say the invoice is voided")
+        if call("GET", f"/cuentas/{cuenta}", token=token)[1]["pendiente"] != 45:
+            fail("the voided invoice's amount is not owed again")
         print("gestion-check: ok (created with two allergens, a trace, an ingredient and a photo; clash shown beside the name; "
               "options (a required group, priced extras) and 21 % VAT set on the steak, a bad price shown beside them; "
-              "sold out; retired after confirming; names as text)")
+              "sold out; retired after confirming; an invoice voided with a reason from the day's list; names as text)")
     finally:
         if driver:
             driver.quit()
