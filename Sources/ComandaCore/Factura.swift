@@ -206,24 +206,26 @@ public enum Verifactu {
         return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
     }
 
-    /// `dd-mm-yyyy` in the restaurant's zone.
-    public static func fecha(_ t: Int64, zone: TimeZone) -> String {
-        let c = parts(t, zone)
-        return pad(c.day ?? 0) + "-" + pad(c.month ?? 0) + "-" + pad(c.year ?? 0, 4)
-    }
-
-    /// The year of `t` in the restaurant's zone (the invoice number's).
-    public static func anio(_ t: Int64, zone: TimeZone) -> Int { parts(t, zone).year ?? 0 }
-
-    /// `yyyy-mm-ddThh:mm:ss+hh:mm` in the restaurant's zone.
-    public static func fechaHoraHuso(_ t: Int64, zone: TimeZone) -> String {
+    /// A record's moment, computed once: the invoice number's year, `FechaExpedicionFactura` and `FechaHoraHusoGenRegistro`.
+    public static func momento(_ t: Int64, zone: TimeZone) -> (anio: Int, fecha: String, fechaHoraHuso: String) {
         let c = parts(t, zone)
         let offset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(t)))
-        let sign = offset < 0 ? "-" : "+"
         let minutes = abs(offset) / 60
-        return pad(c.year ?? 0, 4) + "-" + pad(c.month ?? 0) + "-" + pad(c.day ?? 0) + "T" + pad(c.hour ?? 0) + ":" + pad(c.minute ?? 0)
-            + ":" + pad(c.second ?? 0) + sign + pad(minutes / 60) + ":" + pad(minutes % 60)
+        let year = c.year ?? 0
+        let fecha = pad(c.day ?? 0) + "-" + pad(c.month ?? 0) + "-" + pad(year, 4)
+        let gen = pad(year, 4) + "-" + pad(c.month ?? 0) + "-" + pad(c.day ?? 0) + "T" + pad(c.hour ?? 0) + ":" + pad(c.minute ?? 0)
+            + ":" + pad(c.second ?? 0) + (offset < 0 ? "-" : "+") + pad(minutes / 60) + ":" + pad(minutes % 60)
+        return (year, fecha, gen)
     }
+
+    /// `dd-mm-yyyy` in the restaurant's zone.
+    public static func fecha(_ t: Int64, zone: TimeZone) -> String { momento(t, zone: zone).fecha }
+
+    /// The year of `t` in the restaurant's zone (the invoice number's).
+    public static func anio(_ t: Int64, zone: TimeZone) -> Int { momento(t, zone: zone).anio }
+
+    /// `yyyy-mm-ddThh:mm:ss+hh:mm` in the restaurant's zone.
+    public static func fechaHoraHuso(_ t: Int64, zone: TimeZone) -> String { momento(t, zone: zone).fechaHoraHuso }
 
     /// `{serie}{YYYY}-{NNNNNN}`.
     public static func numero(serie: String, anio: Int, secuencia: Int) -> String {

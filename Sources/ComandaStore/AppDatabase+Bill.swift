@@ -1,4 +1,5 @@
 import ComandaCore
+import ComandaRuntime
 import Foundation
 import GRDB
 
@@ -53,7 +54,7 @@ extension AppDatabase {
             guard try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM cuenta WHERE id = ?"), arguments: [cuentaID]) != nil else {
                 throw CuentaError.notFound
             }
-            let cuenta = try Self.cuenta(db, id: cuentaID)
+            var cuenta = try Self.cuenta(db, id: cuentaID)
             switch cuenta.estado {
             case .cobrada: throw CuentaError.nadaQueCobrar
             case .anulada: throw CuentaError.cerrada
@@ -65,7 +66,7 @@ extension AppDatabase {
             let total = lineas.reduce(0) { $0 + $1.subtotalCentimos }
             let pendiente = total - cuenta.cobradoCentimos
             guard pendiente > 0 else { throw CuentaError.nadaQueCobrar }
-            let porTipo = Cobro.pendientePorTipo(lineas: lineas, facturado: try Self.desglosesEmitidos(db, cuentaID: cuentaID))
+            let porTipo = Cobro.pendientePorTipo(lineas: lineas, facturado: cuenta.cobradoCentimos == 0 ? [] : try Self.desglosesEmitidos(db, cuentaID: cuentaID))
 
             var importe: Int
             var parts: [Int: Int]
@@ -117,15 +118,14 @@ extension AppDatabase {
             let desglose = Cobro.desglose(parts)
 
             // The number, in this transaction: consecutive within the series and year.
-            let anio = Verifactu.anio(now, zone: emisor.zone)
+            let (anio, fecha, fechaHoraHuso) = Verifactu.momento(now, zone: emisor.zone)
             let secuencia = (try Int.fetchOne(db.cachedStatement(sql: "SELECT max(secuencia) FROM factura WHERE serie = ? AND anio = ?"),
                                               arguments: [emisor.serie, anio]) ?? 0) + 1
             let numero = Verifactu.numero(serie: emisor.serie, anio: anio, secuencia: secuencia)
-            let fecha = Verifactu.fecha(now, zone: emisor.zone)
             let cuota = desglose.reduce(0) { $0 + $1.cuota }
             let registro = Verifactu.Registro.alta(idEmisor: emisor.nif, numSerie: numero, fecha: fecha, tipoFactura: "F2",
                                                    cuotaTotal: Verifactu.importe(cuota), importeTotal: Verifactu.importe(importe),
-                                                   fechaHoraHuso: Verifactu.fechaHoraHuso(now, zone: emisor.zone))
+                                                   fechaHoraHuso: fechaHoraHuso)
             let link = try Self.nextLink(db)
             let huella = registro.huella(anterior: link.anterior)
             let qr = Verifactu.qr(nif: emisor.nif, numSerie: numero, fecha: fecha, importe: Verifactu.importe(importe))
@@ -152,13 +152,19 @@ extension AppDatabase {
             if importe == pendiente {
                 try db.cachedStatement(sql: "UPDATE cuenta SET estado = 'cobrada', cerrada = ? WHERE id = ? AND estado = 'abierta'")
                     .execute(arguments: [now, cuentaID])
+                cuenta.estado = .cobrada
+                cuenta.cerrada = now
             }
             var factura = Factura(id: facturaID, numero: numero, fecha: now, cuentaID: cuentaID, mesa: cuenta.mesa, importeCentimos: importe,
                                   desglose: desglose, lineas: listed, metodo: pago.metodo, estado: .emitida, huella: huella, qr: qr,
                                   entregadoCentimos: pago.entregadoCentimos, cambioCentimos: cambio)
             factura.nif = emisor.nif
-            guard let after = try Self.cuentaConLineas(db, id: cuentaID) else { throw CuentaError.notFound }
-            return (cobro, factura, after)
+            // The check after the payment, from what this transaction read and wrote (no second read).
+            cuenta.lineas = lineas
+            cuenta.cobradoCentimos += importe
+            cuenta.propinasCentimos += pago.propinaCentimos
+            cuenta.facturas.append(facturaID)
+            return (cobro, factura, cuenta)
         }
     }
 
@@ -324,16 +330,41 @@ extension AppDatabase {
     static func desgloseText(_ list: [ParteIVA]) -> String { list.map { "\($0.iva):\($0.base):\($0.cuota)" }.joined(separator: ";") }
 
     static func desglose(_ text: String) -> [ParteIVA] {
-        text.split(separator: ";").compactMap { part in
-            let n = part.split(separator: ":").compactMap { Int($0) }
-            return n.count == 3 ? ParteIVA(iva: n[0], base: n[1], cuota: n[2]) : nil
+        // `iva:base:cuota;…` read byte by byte (it is on every payment's path).
+        var out: [ParteIVA] = []
+        var numbers: [Int] = []
+        var current = 0, negative = false, any = false
+        func flush() {
+            numbers.append(negative ? -current : current)
+            current = 0; negative = false; any = false
         }
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): current = current * 10 + Int(byte - UInt8(ascii: "0")); any = true
+            case UInt8(ascii: "-"): negative = true
+            case UInt8(ascii: ":"): flush()
+            case UInt8(ascii: ";"):
+                flush()
+                if numbers.count == 3 { out.append(ParteIVA(iva: numbers[0], base: numbers[1], cuota: numbers[2])) }
+                numbers.removeAll(keepingCapacity: true)
+            default: break
+            }
+        }
+        if any || !numbers.isEmpty { flush() }
+        if numbers.count == 3 { out.append(ParteIVA(iva: numbers[0], base: numbers[1], cuota: numbers[2])) }
+        return out
     }
 
+    /// `[["nombre", cantidad, céntimos], …]`, written by hand (JSONSerialization was a tenth of a payment).
     static func lineasText(_ list: [LineaFactura]) -> String {
-        let array: [[Any]] = list.map { [$0.nombre, $0.cantidad, $0.importeCentimos] }
-        guard let data = try? JSONSerialization.data(withJSONObject: array) else { return "[]" }
-        return String(decoding: data, as: UTF8.self)
+        var out = "["
+        for (i, l) in list.enumerated() {
+            if i > 0 { out += "," }
+            out += "["
+            JSONText.appendQuoted(l.nombre, to: &out)
+            out += ",\(l.cantidad),\(l.importeCentimos)]"
+        }
+        return out + "]"
     }
 
     static func lineas(_ text: String) -> [LineaFactura] {

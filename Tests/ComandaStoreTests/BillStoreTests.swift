@@ -15,7 +15,7 @@ import Testing
 
     /// Dishes at 10 %, 21 % and 4 %: 8.50, 23.95 and 4.50.
     private func dishes(_ db: AppDatabase) throws -> [Int64] {
-        _ = try db.importPlatos([DatosPlato(nombre: "Croquetas", descripcion: "De jamón", precioCentimos: 850, tipo: "Entrantes"),
+        _ = try db.importPlatos([DatosPlato(nombre: #"Croquetas "de la abuela" \ 日本"#, descripcion: "De jamón", precioCentimos: 850, tipo: "Entrantes"),
                                  DatosPlato(nombre: "Vino", descripcion: "Tinto", precioCentimos: 2_395, tipo: "Bebidas"),
                                  DatosPlato(nombre: "Pan", descripcion: "Del día", precioCentimos: 450, tipo: "Entrantes")],
                                 onlyFirstTime: false)
@@ -58,6 +58,9 @@ import Testing
         #expect(f1.numero == "T2026-000001" && f1.estado == .emitida && c1.estado == .abierta && c1.cobradoCentimos == 2330)
         #expect(f1.desglose.reduce(0) { $0 + $1.parte } == 2330)
         #expect(f1.desglose.map(\.iva) == [4, 10, 21])
+        // The invoice as stored reads back as issued: names with quotes, a backslash and any script.
+        #expect(try db.factura(id: f1.id) == f1)
+        #expect(f1.lineas.first?.nombre == #"Croquetas "de la abuela" \ 日本"#)
         let (_, f2, c2) = try pay(db, cuenta, .partes(2), propina: 200)
         #expect(f2.importeCentimos == 2330 && f2.numero == "T2026-000002" && c2.propinasCentimos == 200)
         // Cash short of the amount and the tip.
