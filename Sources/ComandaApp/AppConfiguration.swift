@@ -231,7 +231,11 @@ public struct AppConfiguration: Sendable, Equatable {
             switch self {
             case .file(let path): return "in \(path)"
             case .environment(let name): return "from \(name)"
-            case .flag(let name): return "from --\(name)"
+            case .flag(let key):
+                // The flag as typed: `logLevel` is `--log-level`.
+                var flag = ""
+                for c in key { flag += c.isUppercase ? "-" + c.lowercased() : String(c) }
+                return "from --\(flag)"
             }
         }
     }
@@ -263,7 +267,9 @@ public struct AppConfiguration: Sendable, Equatable {
         } else if let builtIn {
             try config.applyFile(Data(builtIn), label: "the built-in Config/comanda.json")
         }
-        for setting in settings {
+        // A flag beats the environment: a setting given as a flag is not read from the environment at all.
+        let flagged = Set(flags.map(\.key))
+        for setting in settings where !flagged.contains(setting.key) {
             if let value = environment[setting.environmentName] {
                 try config.apply(setting.key, value, from: .environment(setting.environmentName))
             }

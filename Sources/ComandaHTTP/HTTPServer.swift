@@ -62,9 +62,23 @@ public final class HTTPServer: @unchecked Sendable {
     /// Streams dropped so far because their client stopped reading.
     public var droppedStreamCount: Int { droppedStreams.load(ordering: .relaxed) }
 
-    /// Binds, listens and starts accepting; returns the bound port.
+    /// A listening socket bound before the server exists, so that a port
+    /// in use is said before anything else is done (the database opened, a
+    /// menu imported). Connections wait in its backlog until `start(listener:)`.
+    public struct Listener: Sendable {
+        let fd: Int32
+        public let port: Int
+    }
+
+    /// Binds and listens on `configuration`'s host and port.
+    public static func listen(_ configuration: HTTPServerConfiguration) throws(SocketError) -> Listener {
+        let (fd, port) = try Socket.listen(host: configuration.host, port: configuration.port, backlog: Int32(clamping: configuration.backlog))
+        return Listener(fd: fd, port: port)
+    }
+
+    /// Binds (or takes `listener`), listens and starts accepting; returns the bound port.
     @discardableResult
-    public func start() throws(SocketError) -> Int {
+    public func start(listener: Listener? = nil) throws(SocketError) -> Int {
         // Every connection is a descriptor: the soft limit (often 1,024) is
         // raised to the hard one, and the result is said at start either way.
         let (before, after) = Socket.raiseOpenFileLimit()
@@ -76,8 +90,12 @@ public final class HTTPServer: @unchecked Sendable {
         if after > 0 && after < configuration.maxConnections + 64 {
             logger.warning("open-files limit \(after) is below maxConnections \(configuration.maxConnections)")
         }
-        let (fd, port) = try Socket.listen(host: configuration.host, port: configuration.port,
-                                           backlog: Int32(clamping: configuration.backlog))
+        let fd: Int32, port: Int
+        if let listener {
+            (fd, port) = (listener.fd, listener.port)
+        } else {
+            (fd, port) = try Socket.listen(host: configuration.host, port: configuration.port, backlog: Int32(clamping: configuration.backlog))
+        }
         signal(SIGPIPE, SIG_IGN)
         var made: [HTTPWorker] = []
         for index in 0..<max(1, configuration.workers) {

@@ -96,6 +96,23 @@ public struct AppDatabase: Sendable {
         try Self.migrator.migrate(writer)
     }
 
+    /// Proves the database can be written: a write in a transaction that is
+    /// rolled back (start-up refuses a file, or `-wal`/`-shm` files, it could
+    /// read but not write, instead of failing on the first guest's write).
+    public func checkWritable() throws(StoreError) {
+        do {
+            try writer.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    try db.execute(sql: "CREATE TABLE comanda_prueba_de_escritura (x INTEGER)")
+                    try db.execute(sql: "INSERT INTO comanda_prueba_de_escritura VALUES (1)")
+                    return .rollback
+                }
+            }
+        } catch {
+            throw StoreError(error)
+        }
+    }
+
     /// Runs a read, mapping GRDB's errors to `StoreError`.
     func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         do { return try writer.read(body) } catch { throw StoreError(error) }

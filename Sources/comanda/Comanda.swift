@@ -51,11 +51,44 @@ struct CommonOptions: ParsableArguments {
         }
     }
 
-    /// Opens the configured database; exits with one line on error.
-    func openDatabase(_ configuration: AppConfiguration) -> AppDatabase {
-        do { return try AppDatabase.open(path: configuration.database, synchronous: configuration.synchronous) } catch {
-            fail("cannot open database \(configuration.database): \(error.description)")
+    /// Opens the configured database, saying which file (its absolute path)
+    /// and whether it was just created; exits with one line in plain words
+    /// when it cannot be opened, is not a database, or cannot be written.
+    func openDatabase(_ configuration: AppConfiguration, logger: Logger? = nil) -> AppDatabase {
+        let path = URL(fileURLWithPath: configuration.database).standardizedFileURL.path
+        let existed = FileManager.default.fileExists(atPath: path)
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            fail("cannot open database \(path): it is a folder, not a file")
         }
+        let database: AppDatabase
+        do { database = try AppDatabase.open(path: configuration.database, synchronous: configuration.synchronous) } catch {
+            fail("cannot open database \(path): \(Self.plainWords(error.description, path: path, existed: existed))")
+        }
+        do { try database.checkWritable() } catch {
+            fail("cannot write to database \(path) (or its -wal and -shm files beside it): \(Self.plainWords(error.description, path: path, existed: true))")
+        }
+        if existed {
+            logger?.notice("database \(path)")
+        } else {
+            logger?.notice("database \(path): a new one, created now (no staff, a new host key)")
+        }
+        return database
+    }
+
+    /// SQLite's codes as a person would say them.
+    static func plainWords(_ error: String, path: String, existed: Bool) -> String {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        if error.contains("SQLite error 26") || error.contains("not a database") { return "the file is not a SQLite database" }
+        if error.contains("SQLite error 14") || error.contains("unable to open") {
+            return existed ? "the file cannot be opened (check its permissions)"
+                           : "the file cannot be created (does the folder \(folder) exist, and may it be written?)"
+        }
+        if error.contains("SQLite error 8") || error.contains("readonly") || error.contains("read-only") {
+            return "the file, or the folder \(folder) that holds its -wal and -shm files, is read-only"
+        }
+        if error.contains("SQLite error 11") || error.contains("malformed") { return "the file is damaged (restore a backup: docs/OPERATIONS.md)" }
+        return error
     }
 }
 
@@ -104,7 +137,10 @@ struct Serve: ParsableCommand {
         case .builtIn: logger.info("pages: the ones built into the binary (no Public folder here or beside it)")
         case .none(let why): logger.warning("\(why)")
         }
-        let database = common.openDatabase(configuration)
+        // The port first: one in use stops start-up before the disk is touched.
+        let listener: HTTPServer.Listener
+        do throws(SocketError) { listener = try HTTPServer.listen(configuration.http) } catch { fail(error.description) }
+        let database = common.openDatabase(configuration, logger: logger)
         let menu = configuration.menu(locator)
         let menuName: String
         switch menu {
@@ -129,7 +165,7 @@ struct Serve: ParsableCommand {
         application.metrics.observeConnections { [weak server] in server?.connectionCount ?? 0 }
         application.metrics.observeStreams { [weak server] in server?.streamCount ?? 0 }
         let port: Int
-        do throws(SocketError) { port = try server.start() } catch { fail(error.description) }
+        do throws(SocketError) { port = try server.start(listener: listener) } catch { fail(error.description) }
         logger.notice("comanda listening on http://\(configuration.http.host):\(port) (\(configuration.http.workers) workers)")
         let http = configuration.http
         let trusted = http.trustedAddresses.isEmpty ? "none" : http.trustedAddresses.joined(separator: ", ")

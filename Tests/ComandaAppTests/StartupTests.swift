@@ -1,0 +1,58 @@
+import ComandaTestSupport
+import Foundation
+import Testing
+
+/// Start-up as a newcomer meets it, over the real binary: the database it
+/// opened named by its absolute path (and said when new), a port in use and
+/// a bad database said in one plain line with nothing created on disk, a
+/// flag that beats the environment and errors that name the flag as typed.
+@Suite struct StartupTests {
+    private func files(_ dir: String) -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted() }
+
+    @Test func theLogNamesTheDatabaseAndSaysWhenItIsNew() throws {
+        let dir = try makeTemporaryFolder("comanda-startup-new")
+        let env = ["COMANDA_SCRYPT_LOG_N": "10", "COMANDA_LOG_LEVEL": "notice"]
+        let first = try ServerProcess(arguments: ["--database", "sub.sqlite"], directory: dir, environment: env)
+        first.stop()
+        let log = first.log()
+        let path = URL(fileURLWithPath: dir).appendingPathComponent("sub.sqlite").standardizedFileURL.path
+        #expect(log.contains("database \(path): a new one, created now"), "\(log)")
+        let second = try ServerProcess(arguments: ["--database", "sub.sqlite"], directory: dir, environment: env)
+        second.stop()
+        #expect(second.log().contains("database \(path)") && !second.log().contains("a new one"), "\(second.log())")
+    }
+
+    @Test func aPortInUseStopsStartUpBeforeTheDiskIsTouched() throws {
+        let busy = try makeTemporaryFolder("comanda-startup-busy")
+        let running = try ServerProcess(arguments: ["--database", "a.sqlite"], directory: busy, environment: ["COMANDA_SCRYPT_LOG_N": "10"])
+        defer { running.stop() }
+        let dir = try makeTemporaryFolder("comanda-startup-port")
+        let (status, output) = try runComanda(["serve", "--port", String(running.port), "--database", "new.sqlite"], in: dir)
+        #expect(status == 1 && output.contains("cannot listen on 127.0.0.1:\(running.port)") && output.contains("Address already in use"),
+                "\(status) \(output)")
+        #expect(files(dir).isEmpty, "start-up that failed left \(files(dir))")
+    }
+
+    @Test func databaseErrorsInPlainWords() throws {
+        let dir = try makeTemporaryFolder("comanda-startup-db")
+        try Data("this is no database, only words, and more than a header's worth of them to be sure".utf8)
+            .write(to: URL(fileURLWithPath: dir + "/notes.sqlite"))
+        var (status, output) = try runComanda(["serve", "--port", "0", "--database", "notes.sqlite"], in: dir)
+        #expect(status == 1 && output.contains("not a SQLite database"), "\(output)")
+        (status, output) = try runComanda(["serve", "--port", "0", "--database", dir + "/missing/folder/x.sqlite"], in: dir)
+        #expect(status == 1 && output.contains("cannot be created") && output.contains(dir + "/missing/folder"), "\(output)")
+        (status, output) = try runComanda(["serve", "--port", "0", "--database", dir], in: dir)
+        #expect(status == 1 && output.contains("it is a folder"), "\(output)")
+        #expect(files(dir) == ["notes.sqlite"], "\(files(dir))")
+    }
+
+    @Test func aFlagBeatsTheEnvironmentAndErrorsNameTheFlagAsTyped() throws {
+        let dir = try makeTemporaryFolder("comanda-startup-flags")
+        // A bad COMANDA_PORT does not matter when --port is given.
+        let server = try ServerProcess(arguments: ["--database", "f.sqlite"], directory: dir,
+                                       environment: ["COMANDA_SCRYPT_LOG_N": "10", "COMANDA_PORT": "abc"])
+        server.stop()
+        let (status, output) = try runComanda(["serve", "--log-level", "verbose", "--database", "g.sqlite"], in: dir)
+        #expect(status == 1 && output.contains("from --log-level"), "\(output)")
+    }
+}
