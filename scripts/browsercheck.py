@@ -15,6 +15,7 @@ import urllib.error
 import urllib.request
 
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
@@ -117,9 +118,14 @@ def browser(width=1280, height=1000):
     return driver
 
 
+def waiting(driver, seconds=10, poll=0.5):
+    """A wait that looks again when the page redrew what it was reading (a live page replaces its elements)."""
+    return WebDriverWait(driver, seconds, poll_frequency=poll, ignored_exceptions=(StaleElementReferenceException,))
+
+
 def log_in(driver, url, login, password):
     """Opens a staff page and logs in as a person would; waits until the form is gone."""
-    wait = WebDriverWait(driver, 10)
+    wait = waiting(driver)
     driver.get(url)
     form = wait.until(EC.visibility_of_element_located((By.ID, "login")))
     form.find_element(By.NAME, "login").send_keys(login)

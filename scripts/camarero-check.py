@@ -20,7 +20,7 @@ import subprocess
 import sys
 import time
 
-from browsercheck import Server, browser, fail as failed, log_in
+from browsercheck import Server, browser, fail as failed, log_in, waiting
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
@@ -153,12 +153,11 @@ with Server(BIN, "jefa", "gerente", PASSWORD, COMANDA_EMPRESA_NIF="B12345678", C
         # Send: the board shows course 1 within 1 s, with the options and the note.
         phone.find_element(By.ID, "send").click()
         started = time.monotonic()
-        WebDriverWait(kitchen, 3, poll_frequency=0.02).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".card.comanda.marchada"))
+        waiting(kitchen, 3, 0.02).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".card.comanda.marchada"))
         shown = time.monotonic() - started
         if shown >= 1.0:
             fail(f"the course-1 comanda reached the board after {shown:.2f} s (must be under 1 s)")
-        card = kitchen.find_element(By.CSS_SELECTOR, ".card.comanda.marchada")
-        text = card.text
+        text = cook.until(lambda d: d.find_element(By.CSS_SELECTOR, ".card.comanda.marchada").text)
         for expected in ["T1", "Primeros", "Chuletón de ternera", "· Al punto", "· Patatas fritas", "«Sin sal»", "Croquetas de jamón"]:
             if expected not in text:
                 fail(f"the board's comanda lacks {expected!r}: {text!r}")
@@ -169,17 +168,18 @@ with Server(BIN, "jefa", "gerente", PASSWORD, COMANDA_EMPRESA_NIF="B12345678", C
         if SHOTS:
             kitchen.save_screenshot(os.path.join(SHOTS, "cocina.png"))
         # The board's buttons never overlap, in any card.
-        for c in kitchen.find_elements(By.CSS_SELECTOR, ".card"):
-            rects = [b.rect for b in c.find_elements(By.CSS_SELECTOR, ".buttons button")]
+        cards = cook.until(lambda d: [[b.rect for b in c.find_elements(By.CSS_SELECTOR, ".buttons button")]
+                                      for c in d.find_elements(By.CSS_SELECTOR, ".card")])
+        for rects in cards:
             for i, a in enumerate(rects):
                 for b in rects[i + 1:]:
                     if a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"] and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"]:
                         fail(f"two buttons of a card overlap: {a} {b}")
 
         # The cook marks it ready; the waiter sees it ready within 1 s and serves it with one tap.
-        card.find_element(By.XPATH, ".//button[normalize-space()='Listo']").click()
+        cook.until(lambda d: d.find_element(By.XPATH, "//article[contains(@class, 'comanda')]//button[normalize-space()='Listo']").click() or True)
         started = time.monotonic()
-        WebDriverWait(phone, 3, poll_frequency=0.02).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#lines li.line.preparada")) == 2)
+        waiting(phone, 3, 0.02).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#lines li.line.preparada")) == 2)
         ready = time.monotonic() - started
         if ready >= 1.0:
             fail(f"the waiter saw the comanda ready after {ready:.2f} s (must be under 1 s)")
@@ -193,7 +193,7 @@ with Server(BIN, "jefa", "gerente", PASSWORD, COMANDA_EMPRESA_NIF="B12345678", C
         fire = phone.find_element(By.XPATH, "//span[@id='fire']/button[normalize-space()='Marchar postres']")
         fire.click()
         cook.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".card.comanda.marchada"))
-        dessert = kitchen.find_element(By.CSS_SELECTOR, ".card.comanda.marchada").text
+        dessert = cook.until(lambda d: d.find_element(By.CSS_SELECTOR, ".card.comanda.marchada").text)
         if "Postres" not in dessert or "Tarta de Santiago" not in dessert or HOSTILE_NOTE not in dessert:
             fail(f"the fired dessert's comanda is not as sent: {dessert!r}")
         if kitchen.find_elements(By.CSS_SELECTOR, "#board b, #board img"):

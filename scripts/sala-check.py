@@ -17,7 +17,7 @@ import subprocess
 import sys
 import time
 
-from browsercheck import Server, browser, fail as failed, log_in
+from browsercheck import Server, browser, fail as failed, log_in, waiting
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
@@ -88,7 +88,7 @@ with Server(BIN, "jefa", "gerente", PASSWORD) as server:
             fail(f"the fitting party is not offered first: {labels}")
         started = time.monotonic()
         host.find_element(By.CSS_SELECTOR, f"#seat-parties button[data-party='{familia}']").click()
-        WebDriverWait(waiter, 3, poll_frequency=0.02).until(
+        waiting(waiter, 3, 0.02).until(
             lambda d: "ocupada" in tile(d, ids["T2"]).get_attribute("class"))
         pushed = time.monotonic() - started
         if pushed >= 1.0:

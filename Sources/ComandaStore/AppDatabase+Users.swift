@@ -50,6 +50,16 @@ extension AppDatabase {
         sessions.removeAll()
     }
 
+    /// Sets a user's password hash and ends every session of theirs (a new
+    /// password logs the old devices out; their streams end within a second).
+    public func setPassword(hash: String, usuarioID: Int64) throws(StoreError) {
+        try write { db in
+            try db.cachedStatement(sql: "UPDATE usuario SET password_hash = ? WHERE id = ?").execute(arguments: [hash, usuarioID])
+            try db.cachedStatement(sql: "DELETE FROM sesion WHERE usuario_id = ?").execute(arguments: [usuarioID])
+        }
+        sessions.removeAll()
+    }
+
     /// Records a session for a token's hash.
     public func createSesion(tokenHash: [UInt8], usuarioID: Int64, now: Int64, expiresAt: Int64) throws(StoreError) {
         try write { db in

@@ -267,8 +267,11 @@ struct StaffAccountOptions: ParsableArguments {
     @Option(help: "The display name of a new user (default: the login).")
     var nombre: String?
 
-    @Option(help: "A file whose first line is the password (default: read it from standard input).")
+    @Option(help: "A file whose first line is the password (default: asked on the terminal, twice and unseen, or read from standard input).")
     var passwordFile: String?
+
+    @Flag(help: "For an existing user: set the password given (and log their devices out).")
+    var resetPassword = false
 
     func run(rol: Rol) {
         let configuration = common.load()
@@ -277,6 +280,12 @@ struct StaffAccountOptions: ParsableArguments {
             switch try StaffAccounts.promote(login: login, rol: rol, in: database) {
             case .promoted(let usuario):
                 print("\(usuario.login) now has the role \(rol.rawValue)")
+                if resetPassword {
+                    try StaffAccounts.resetPassword(login: login, password: readPassword(), configuration: configuration, in: database)
+                    print("\(usuario.login): new password set; their devices are logged out")
+                } else if passwordFile != nil || isatty(0) == 0 {
+                    print("\(usuario.login) already exists: the password was not changed (--reset-password sets it)")
+                }
                 return
             case .noSuchUser:
                 break
@@ -294,11 +303,33 @@ struct StaffAccountOptions: ParsableArguments {
         let text: String?
         if let passwordFile {
             text = (try? String(contentsOfFile: passwordFile, encoding: .utf8))?.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init)
+        } else if isatty(0) == 1 {
+            // A person at a terminal: asked twice, nothing shown as they type.
+            let first = Self.unseen("Contraseña para \(login): ")
+            let second = Self.unseen("Repítala: ")
+            guard first == second else { fail("the two passwords are not the same; nothing was changed") }
+            text = first
         } else {
             text = readLine(strippingNewline: true)
         }
         guard let text, !text.isEmpty else { fail("no password given (standard input or --password-file)") }
         return text
+    }
+
+    /// Reads a line from the terminal with its echo off.
+    private static func unseen(_ prompt: String) -> String? {
+        FileHandle.standardError.write(Data(prompt.utf8))
+        var saved = termios()
+        let hasTerminal = tcgetattr(0, &saved) == 0
+        if hasTerminal {
+            var quiet = saved
+            quiet.c_lflag &= ~tcflag_t(ECHO)
+            tcsetattr(0, TCSANOW, &quiet)
+        }
+        let line = readLine(strippingNewline: true)
+        if hasTerminal { tcsetattr(0, TCSANOW, &saved) }
+        FileHandle.standardError.write(Data("\n".utf8))
+        return line
     }
 }
 

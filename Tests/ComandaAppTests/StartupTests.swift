@@ -46,6 +46,28 @@ import Testing
         #expect(files(dir) == ["notes.sqlite"], "\(files(dir))")
     }
 
+    /// An existing login's password is never silently ignored: it says so, and `--reset-password` sets it.
+    @Test func createStaffSaysWhatItDidWithAPassword() throws {
+        let dir = try makeTemporaryFolder("comanda-startup-staff")
+        try "primera-clave-1\n".write(toFile: dir + "/one", atomically: true, encoding: .utf8)
+        try "segunda-clave-2\n".write(toFile: dir + "/two", atomically: true, encoding: .utf8)
+        let base = ["--database", "s.sqlite", "--password-file"]
+        var (status, output) = try runComanda(["create-staff", "ana", "--rol", "cocina"] + base + [dir + "/one"], in: dir)
+        #expect(status == 0 && output.contains("created ana"), "\(output)")
+        (status, output) = try runComanda(["create-staff", "ana", "--rol", "gerente"] + base + [dir + "/two"], in: dir)
+        #expect(status == 0 && output.contains("the password was not changed (--reset-password sets it)"), "\(output)")
+        let server = try ServerProcess(arguments: ["--database", "s.sqlite"], directory: dir, environment: ["COMANDA_SCRYPT_LOG_N": "10"])
+        let c = try TestClient(port: server.port)
+        let login = { (password: String) in try c.request("POST", "/sesiones", headers: [("Content-Type", "application/json")],
+                                                          body: Array(#"{"login": "ana", "password": "\#(password)"}"#.utf8)).status }
+        #expect(try login("primera-clave-1") == 201)
+        (status, output) = try runComanda(["create-staff", "ana", "--rol", "gerente", "--reset-password"] + base + [dir + "/two"], in: dir)
+        #expect(status == 0 && output.contains("new password set"), "\(output)")
+        #expect(try login("segunda-clave-2") == 201)
+        #expect(try login("primera-clave-1") == 401)
+        server.stop()
+    }
+
     @Test func aFlagBeatsTheEnvironmentAndErrorsNameTheFlagAsTyped() throws {
         let dir = try makeTemporaryFolder("comanda-startup-flags")
         // A bad COMANDA_PORT does not matter when --port is given.

@@ -22,6 +22,16 @@ public enum StaffAccounts {
         return .promoted(usuario)
     }
 
+    /// Sets an existing user's password (the registration's rules) and logs their devices out.
+    public static func resetPassword(login: String, password: String, configuration: AppConfiguration, in database: AppDatabase) throws {
+        guard let stored = try database.usuario(login: login) else { throw Failure(description: "there is no user \(login)") }
+        do throws(UserError) { try UserRules.password(password) } catch {
+            if case .invalid(let field, let problem) = error { throw Failure(description: "\(field) \(problem)") }
+            throw Failure(description: "the password breaks the rules")
+        }
+        try database.setPassword(hash: try PasswordHasher(logN: configuration.scryptLogN).hash(password), usuarioID: stored.usuario.id)
+    }
+
     /// Creates a new user of role `rol` with the same rules as registration.
     public static func create(login: String, nombre: String, password: String, rol: Rol = .anfitrion,
                               configuration: AppConfiguration, in database: AppDatabase) throws -> Usuario {
