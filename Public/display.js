@@ -8,11 +8,6 @@
 const POLL_MS = 2000;
 let last = null;
 
-/** `21:09:37`: 24-hour, whatever the TV browser's own locale says. */
-function clock(date) {
-  const pad = (n) => String(n).padStart(2, "0");
-  return pad(date.getHours()) + ":" + pad(date.getMinutes()) + ":" + pad(date.getSeconds());
-}
 
 function minutesSince(iso, nowMs) {
   return Math.max(0, Math.floor((nowMs - Date.parse(iso)) / 60000));
@@ -46,10 +41,10 @@ function fill(list, parties, nowMs, emptyText) {
 
 function render(data) {
   const nowMs = Date.now();
-  fill(document.getElementById("ready"), data.reservations.filter(p => p.isReady), nowMs, "—");
+  fill(document.getElementById("ready"), data.reservations.filter(p => p.isReady), nowMs, "Ninguna mesa lista todavía");
   fill(document.getElementById("waiting"), data.reservations.filter(p => !p.isReady), nowMs, "Nadie esperando");
   document.getElementById("average").textContent = String(data.averageWaitMinutes);
-  document.getElementById("updated").textContent = "Actualizado " + clock(new Date());
+  document.getElementById("updated").textContent = "Actualizado " + Staff.clock(new Date(), true);
 }
 
 function show(data) {

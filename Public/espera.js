@@ -8,8 +8,10 @@
 const token = location.pathname.split("/")[2] || "";
 const base = "/espera/" + encodeURIComponent(token);
 let live = null;
+let last = null;   // the last state shown
 
 function show(estado) {
+  last = estado;
   document.getElementById("name").textContent = estado.name;
   document.getElementById("group").textContent = estado.size === 1 ? "1 persona" : estado.size + " personas";
   for (const id of ["waiting", "ready", "seated", "left"]) document.getElementById(id).hidden = estado.status !== id;
@@ -20,12 +22,38 @@ function show(estado) {
     document.getElementById("quote").textContent = estado.quotedMinutes + " min";
     document.getElementById("expected").textContent = "Hacia las " + Staff.clock(new Date(estado.estimatedReadyTime))
       + " (llegó a las " + Staff.clock(new Date(estado.arrivalTime)) + ")";
+    overdue(estado);
   }
   document.getElementById("leave").hidden = !(estado.status === "waiting" || estado.status === "ready");
   document.getElementById("updated").textContent = "Actualizado " + Staff.clock(new Date(), true);
   // Off the list for good: nothing more will change.
   if ((estado.status === "seated" || estado.status === "left") && live) { live.stop(); live = null; }
 }
+
+/**
+ * Once the quoted time has passed and the party still waits, say so and give
+ * a new estimate: five minutes for each party still ahead and for this one,
+ * from now, rounded up to the next five minutes.
+ */
+function overdue(estado) {
+  const longer = document.getElementById("longer");
+  const late = estado.status === "waiting" && Date.now() > Date.parse(estado.estimatedReadyTime);
+  longer.hidden = !late;
+  if (!late) return;
+  const step = 5 * 60000;
+  const next = Math.ceil((Date.now() + ((estado.partiesAhead || 0) + 1) * step) / step) * step;
+  longer.textContent = "La espera se está alargando, perdone. Nueva estimación: hacia las " + Staff.clock(new Date(next)) + ".";
+}
+
+// The quoted time passes while nothing changes: look again each half minute.
+setInterval(() => { if (last && last.status === "waiting") overdue(last); }, 30000);
+Staff.settings.then(a => {
+  if (a && a.nombreRestaurante) {
+    document.getElementById("restaurant").textContent = a.nombreRestaurante;
+    document.title = a.nombreRestaurante + " · su sitio en la lista de espera";
+  }
+  if (last) show(last);
+});
 
 const dialog = document.getElementById("confirm");
 document.getElementById("leave").addEventListener("click", () => dialog.showModal());

@@ -11,8 +11,26 @@ const Staff = (() => {
   const token = () => sessionStorage.getItem(KEY);
 
   function pad(n) { return String(n).padStart(2, "0"); }
-  /** 24-hour `HH:MM` (or `HH:MM:SS`) in the tablet's own clock, whatever the browser's locale. */
+
+  // The restaurant's settings (GET /ajustes): its time zone, so every page
+  // shows the restaurant's hour whatever the device's zone is, and its name.
+  let zone = null, minutes = null, secondsFormat = null;
+  const settings = fetch("/ajustes", { cache: "no-store" }).then(r => r.ok ? r.json() : null).catch(() => null).then(a => {
+    if (a && a.zonaHoraria) {
+      try {
+        const options = { timeZone: a.zonaHoraria, hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
+        minutes = new Intl.DateTimeFormat("es-ES", options);
+        secondsFormat = new Intl.DateTimeFormat("es-ES", Object.assign({ second: "2-digit" }, options));
+        zone = a.zonaHoraria;
+      } catch (e) { /* an unknown zone: the device's own clock */ }
+    }
+    document.dispatchEvent(new CustomEvent("comanda:ajustes", { detail: a }));
+    return a;
+  });
+
+  /** 24-hour `HH:MM` (or `HH:MM:SS`) in the restaurant's zone (the device's until the server has said it). */
   function clock(date, seconds) {
+    if (zone) return (seconds ? secondsFormat : minutes).format(date);
     const hm = pad(date.getHours()) + ":" + pad(date.getMinutes());
     return seconds ? hm + ":" + pad(date.getSeconds()) : hm;
   }
@@ -207,5 +225,5 @@ const Staff = (() => {
     return b;
   }
 
-  return { api, poll, live, login, logout, clock, el, button, offline, money, image, cents };
+  return { api, poll, live, login, logout, clock, el, button, offline, money, image, cents, settings };
 })();

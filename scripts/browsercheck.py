@@ -101,7 +101,9 @@ def browser(width=1280, height=1000):
     # The console is kept, so that quitting can tell whether the pages'
     # Content-Security-Policy refused anything they needed.
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+    # The tablet's own zone is UTC: the pages must show the restaurant's (a server in Europe/Madrid says so).
+    service = Service(shutil.which("chromedriver") or "/usr/bin/chromedriver", env=dict(os.environ, TZ="UTC"))
+    driver = webdriver.Chrome(service=service, options=options)
     close = driver.quit
 
     def quit_checked():

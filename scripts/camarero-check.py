@@ -15,10 +15,12 @@ Nothing hostile becomes HTML; the phone page never scrolls sideways; the
 board's buttons never overlap. Saves camarero.png and cocina.png in SHOTS_DIR.
 The server is stopped by its PID.
 """
+import datetime
 import os
 import subprocess
 import sys
 import time
+import zoneinfo
 
 from browsercheck import Server, browser, fail as failed, log_in, waiting
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
@@ -93,6 +95,13 @@ with Server(BIN, "jefa", "gerente", PASSWORD, COMANDA_EMPRESA_NIF="B12345678", C
         cook.until(lambda d: d.find_elements(By.CSS_SELECTOR, f".card[data-id='{pedido}']"))
         wait = log_in(phone, server.base + "/camarero", "luis", PASSWORD)
         wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".tile")) == 4)
+        # The phone's zone is UTC, the restaurant's Europe/Madrid: the page shows Madrid's hour.
+        def madrid_now():
+            now = datetime.datetime.now(zoneinfo.ZoneInfo("Europe/Madrid"))
+            return {now.strftime("%H:%M"), (now - datetime.timedelta(minutes=1)).strftime("%H:%M")}
+        wait.until(lambda d: d.find_element(By.ID, "clock").text in madrid_now())
+        if phone.execute_script("return Intl.DateTimeFormat().resolvedOptions().timeZone") != "UTC":
+            fail("the phone's browser is not in UTC, so the check of the restaurant's zone proves nothing")
 
         # Seat two guests at T1 (walk-ins): the page opens the table's check.
         phone.find_element(By.CSS_SELECTOR, f".tile[data-id='{mesas['T1']}']").click()
@@ -287,7 +296,8 @@ with Server(BIN, "jefa", "gerente", PASSWORD, COMANDA_EMPRESA_NIF="B12345678", C
               f"course 1 on the board {shown * 1000:.0f} ms after Enviar with options and notes beside the online order; "
               f"ready on the phone {ready * 1000:.0f} ms after Listo; served; the dessert fired and on the board; names as text; "
               f"100,00 € paid in three shares: 33,33 cash with 16,67 change shown, 33,34 card with a tip, 33,33 by lines; "
-              f"three invoices with their QR codes (zbarimg reads the invoice's qr); freed; verifactu verificar: 3 records intact)")
+              f"three invoices with their QR codes (zbarimg reads the invoice's qr); freed; verifactu verificar: 3 records intact; "
+              f"Madrid's hour on a phone in UTC)")
     finally:
         phone.quit()
         kitchen.quit()

@@ -70,6 +70,11 @@ def names(driver, list_id):
 def check(server, driver):
     driver.get(server.base + "/display")
     WebDriverWait(driver, 5).until(EC.presence_of_element_located((By.CSS_SELECTOR, "#waiting li.empty")))
+    # Nobody ready: a neutral, empty line, never a green bar that reads as "a table is ready".
+    empty = driver.find_element(By.CSS_SELECTOR, "#ready li.empty")
+    background = empty.value_of_css_property("background-color")
+    if empty.text != "Ninguna mesa lista todavía" or background not in ("rgba(0, 0, 0, 0)", "transparent"):
+        fail(f"the empty ready list shows {empty.text!r} on {background}")
 
     # What the display shows: names as text, the ready party in green, a 24-hour clock.
     for name, size in [("Familia García", 4), ("<b>Ana</b> & Luis", 2)]:

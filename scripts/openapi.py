@@ -527,6 +527,10 @@ BUSY = {"description": "Too many logins waiting for their password to be checked
 PATHS = {
     "/health": {"get": {"summary": "Liveness: `ok`, no database work.", "operationId": "health", "tags": ["Operations"],
                         "security": [], "x-roles": [], "responses": feed("`ok`")}},
+    "/ajustes": {"get": op("The restaurant's name and time zone, for every page (times are shown in the restaurant's zone).",
+                           ANYONE, {"200": ok(obj({"nombreRestaurante": {"type": "string", "minLength": 1, "maxLength": 60},
+                                                   "zonaHoraria": {"type": "string", "description": "An IANA time zone name."}}))},
+                           tags=["Operations"], operation_id="ajustes")},
     "/metrics": {"get": {"summary": "Prometheus text format.", "operationId": "metrics", "tags": ["Operations"],
                          "security": [], "x-roles": [],
                          "responses": {"200": {"description": "The metrics.",
@@ -856,6 +860,9 @@ PATHS = {
         staff("anfitrion"), {"200": ok(ref("EstadisticasEspera"))},
         params=[query("dias", "Days back, 1…365 (default 28).", {"type": "integer", "minimum": 1, "maximum": 365})],
         tags=["Waitlist"], operation_id="waitStatistics")},
+    "/espera": {"get": {"summary": "No page without a guest's link: the short HTML page saying the link is not valid.",
+                        "operationId": "guestPageWithoutLink", "tags": ["Guest"], "security": [], "x-roles": [],
+                        "responses": {"404": {"description": "A short page saying the link is not valid.", "content": HTML}}}},
     "/espera/{token}": {
         "get": {"summary": "The guest's page (HTML): their place in line, the quote, and a button to leave.",
                 "operationId": "guestPage", "tags": ["Guest"], "security": [], "x-roles": [],

@@ -57,6 +57,8 @@ public struct AppConfiguration: Sendable, Equatable {
     public var empresaNif: String?
     public var empresaRazonSocial = ""
     public var empresaDireccion = ""
+    /// The restaurant's name, on the guests' pages (`GET /ajustes`).
+    public var nombreRestaurante = "comanda"
     /// The invoices' series: `T` gives `T2026-000001`.
     public var serieFacturas = "T"
     /// The categories' descriptions and menu order (file only: `"categorias"`).
@@ -208,6 +210,12 @@ public struct AppConfiguration: Sendable, Equatable {
             let address = value.trimmingCharacters(in: .whitespaces)
             guard (1...200).contains(address.count), !TextRules.hasForbiddenScalar(address) else { return false }
             config.empresaDireccion = address
+            return true
+        },
+        Setting(key: "nombreRestaurante", expected: "the restaurant's name, 1 to 60 characters") { config, value in
+            let name = value.trimmingCharacters(in: .whitespaces)
+            guard (1...60).contains(name.count), !TextRules.hasForbiddenScalar(name) else { return false }
+            config.nombreRestaurante = name
             return true
         },
         Setting(key: "serieFacturas", expected: "1 to 10 letters, digits, / or -") { config, value in

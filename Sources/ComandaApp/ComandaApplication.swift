@@ -74,6 +74,7 @@ public final class ComandaApplication: HTTPResponder {
         // The rooms, each registering its routes with their access (the order does not matter).
         let features: [any Feature] = [
             HealthRoutes(),
+            SettingsRoutes(nombreRestaurante: configuration.nombreRestaurante, zonaHoraria: configuration.zonaHoraria),
             MetricsRoutes(metrics: metrics),
             APIDescriptionRoutes(document: APIDescriptionRoutes.document(locator)),
             MenuRoutes(catalog: menu),

@@ -6,6 +6,7 @@ public enum BuiltIn {
     /// `Public/`'s files by name. A test holds this list to the folder, both ways.
     public static let publicFiles: [String: [UInt8]] = [
         "index.html": PackageResources.index_html,
+        "favicon.ico": PackageResources.favicon_ico,
         "inicio.css": PackageResources.inicio_css,
         "sala.html": PackageResources.sala_html,
         "sala.css": PackageResources.sala_css,

@@ -68,6 +68,23 @@ import Testing
         server.stop()
     }
 
+    /// What every page needs from a fresh clone's server: the restaurant's name and zone, a favicon, and no empty guest page.
+    @Test func settingsFaviconAndNoGuestPageWithoutALink() throws {
+        let dir = try makeTemporaryFolder("comanda-startup-pages")
+        let server = try ServerProcess(arguments: ["--database", "p.sqlite"], directory: dir,
+                                       environment: ["COMANDA_SCRYPT_LOG_N": "10", "COMANDA_ZONA_HORARIA": "Europe/Madrid",
+                                                     "COMANDA_NOMBRE_RESTAURANTE": "Casa Pepe"])
+        defer { server.stop() }
+        let c = try TestClient(port: server.port)
+        let ajustes = try c.request("GET", "/ajustes")
+        #expect(ajustes.status == 200 && ajustes.text == #"{"nombreRestaurante":"Casa Pepe","zonaHoraria":"Europe/Madrid"}"#, "\(ajustes.text)")
+        let icon = try c.request("GET", "/favicon.ico")
+        #expect(icon.status == 200 && icon.header("Content-Type") == "image/x-icon" && Array(icon.body.prefix(4)) == [0, 0, 1, 0])
+        let bare = try c.request("GET", "/espera")
+        #expect(bare.status == 404 && bare.header("Content-Type")?.hasPrefix("text/html") == true && bare.text.contains("no es válido"))
+        #expect(try c.request("GET", "/espera/no-such-token").status == 404)
+    }
+
     @Test func aFlagBeatsTheEnvironmentAndErrorsNameTheFlagAsTyped() throws {
         let dir = try makeTemporaryFolder("comanda-startup-flags")
         // A bad COMANDA_PORT does not matter when --port is given.

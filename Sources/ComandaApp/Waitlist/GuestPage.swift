@@ -14,6 +14,9 @@ enum GuestPage {
         return html(.ok, body, etag: etag)
     }
 
+    /// The short page for a link that is not (or no longer) valid.
+    static var notFound: HTTPResponse { html(.notFound, Array(gone.utf8), etag: nil) }
+
     private static func html(_ status: HTTPStatus, _ body: [UInt8], etag: String?) -> HTTPResponse {
         var headers = HTTPHeaders([
             ("Content-Type", "text/html; charset=utf-8"),

@@ -11,6 +11,8 @@ struct WaitlistRoutes: Feature {
 
     func register(on router: inout Routes) {
         let waitlist = waitlist, pages = pages
+        // The page's own name without a token is no page: the same "not valid" page, not the guest page with nobody in it.
+        router.add(.GET, "/espera", .anyone) { _ in GuestPage.notFound }
         router.add(.GET, "/espera/:token", .anyone) { r in
             try GuestPage.response(token: r.params["token"] ?? "", waitlist: waitlist, pages: pages)
         }
