@@ -38,23 +38,65 @@ function partyItem(party, nowMs) {
   who.append(Staff.el("span", "name", party.name), Staff.el("span", "people", people(party.size)));
   if (party.isReady) who.append(Staff.el("span", "tag ready", "Lista"));
   if (late) who.append(Staff.el("span", "tag late", "Tarde"));
-  const times = Staff.el("div", "times", waited + " min de " + party.quotedMinutes + " · " + Staff.clock(new Date(party.arrivalTime)));
+  // A called party: how long since it was called, and since it arrived.
+  const times = party.isReady && party.readyTime
+    ? Staff.el("div", "times", "llamado hace " + minutesSince(party.readyTime, nowMs) + " min · llegó hace " + waited + " min ("
+               + Staff.clock(new Date(party.arrivalTime)) + ")")
+    : Staff.el("div", "times", waited + " min de " + party.quotedMinutes + " · " + Staff.clock(new Date(party.arrivalTime)));
   const buttons = Staff.el("div", "buttons");
   if (!party.isReady) buttons.append(Staff.button("Lista", "ok", () => act("POST", "/reservations/" + party.id + "/ready")));
-  buttons.append(Staff.button("Sentar", "go", () => act("DELETE", "/reservations/" + party.id)));
+  buttons.append(Staff.button("Sentar", "go", () => seatLater(party)));
   buttons.append(Staff.button("Enlace", "quiet", () => showLink(party.id)));
   buttons.append(Staff.button("Quitar", "quiet", () => askRemove(party)));
   li.append(who, times, buttons);
   return li;
 }
 
+// Sentar can be undone for a few seconds: the party leaves the list on the
+// screen at once, and the seat is sent when the time is up (or at once if
+// the page is being closed).
+const UNDO_MS = 5000;
+let seating = null;   // {party, timer}
+
+function seatLater(party) {
+  if (seating) seatNow();
+  seating = { party, timer: setTimeout(seatNow, UNDO_MS) };
+  document.getElementById("undo-text").textContent = "Sentado: " + party.name;
+  document.getElementById("undo").hidden = false;
+  if (last) render(last);
+}
+
+function seatNow() {
+  if (!seating) return;
+  const { party, timer } = seating;
+  clearTimeout(timer);
+  seating = null;
+  document.getElementById("undo").hidden = true;
+  act("DELETE", "/reservations/" + party.id);
+}
+
+document.getElementById("undo-button").addEventListener("click", () => {
+  if (!seating) return;
+  clearTimeout(seating.timer);
+  seating = null;
+  document.getElementById("undo").hidden = true;
+  if (last) render(last);
+});
+window.addEventListener("pagehide", () => {
+  if (!seating) return;
+  fetch("/reservations/" + seating.party.id, { method: "DELETE", keepalive: true,
+    headers: { "Authorization": "Bearer " + sessionStorage.getItem("comanda.token") } });
+  seating = null;
+});
+
 function render(data) {
   last = data;
   const nowMs = Date.now();
   const list = document.getElementById("parties");
-  if (data.reservations.length === 0) list.replaceChildren(Staff.el("li", "empty", "Nadie en la lista"));
-  else list.replaceChildren(...data.reservations.map(p => partyItem(p, nowMs)));
-  document.getElementById("count").textContent = String(data.reservations.length);
+  const parties = data.reservations.filter(p => !seating || p.id !== seating.party.id);
+  if (parties.length === 0) list.replaceChildren(Staff.el("li", "empty", "Nadie en la lista"));
+  else list.replaceChildren(...parties.map(p => partyItem(p, nowMs)));
+  document.getElementById("count").textContent = String(parties.length);
   document.getElementById("average").textContent = String(data.averageWaitMinutes);
 }
 
@@ -69,6 +111,8 @@ function showAdded(party) {
   link.textContent = new URL(party.guestUrl, location.href).href;
   document.getElementById("share-result").textContent = "";
   document.getElementById("added").hidden = false;
+  // The link and Compartir in view at once, above the form.
+  document.getElementById("added").scrollIntoView({ block: "nearest" });
 }
 
 async function showLink(id) {

@@ -43,7 +43,10 @@ with Server(BIN, "sala", "anfitrion", "secreto-de-sala") as server:
     guest = browser()
     guest.set_window_size(412, 900)
     try:
+        host.set_window_size(1280, 800)
         wait = log_in(host, server.base + "/anfitrion", "sala", "secreto-de-sala")
+        if host.execute_script("return window.innerHeight") > 800:
+            fail("the host's window is taller than 800 px")
         # Two parties already waiting, one of them named like an attack.
         for name, size in [("Familia Núñez", 4), (HOSTILE, 2)]:
             status, _ = server.call("POST", "/reservations", {"name": name, "size": size}, token=server.token)
@@ -67,6 +70,13 @@ with Server(BIN, "sala", "anfitrion", "secreto-de-sala") as server:
         link = card.find_element(By.ID, "added-link").get_attribute("href")
         if "/espera/" not in link or not card.find_element(By.ID, "added-basis").text:
             fail(f"no guest link or basis on the card: {card.text!r}")
+        # At 1280×800, the link and Compartir are on screen without scrolling.
+        for element_id in ["added-link", "share"]:
+            inside = host.execute_script(
+                "const r = document.getElementById(arguments[0]).getBoundingClientRect();"
+                "return r.top >= 0 && r.bottom <= window.innerHeight && r.left >= 0 && r.right <= window.innerWidth;", element_id)
+            if not inside:
+                fail(f"#{element_id} is not visible without scrolling at 1280x800")
         card.find_element(By.ID, "share").click()
         WebDriverWait(host, 5).until(lambda d: d.find_element(By.ID, "share-result").text)
         wait.until(lambda d: "Ana María" in names(d))
@@ -80,6 +90,16 @@ with Server(BIN, "sala", "anfitrion", "secreto-de-sala") as server:
         position = guest.find_element(By.ID, "position").text
         if position != "3":
             fail(f"Ana María arrived third: the page says place {position!r}")
+        # Sentar can be undone for a few seconds: the party comes back and the server never heard of it.
+        first = party_items(host)[0]
+        undone = first.get_attribute("data-id")
+        first.find_element(By.XPATH, ".//button[text()='Sentar']").click()
+        wait.until(lambda d: undone not in [li.get_attribute("data-id") for li in party_items(d)])
+        host.find_element(By.ID, "undo-button").click()
+        wait.until(lambda d: undone in [li.get_attribute("data-id") for li in party_items(d)])
+        time.sleep(5.5)
+        if server.call("GET", f"/reservations/{undone}", token=server.token)[1]["status"] != "waiting":
+            fail("a seat undone within the time was sent anyway")
         # The two ahead are called and seated by the host: Ana is place 1.
         for _ in range(2):
             first = party_items(host)[0]
