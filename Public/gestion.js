@@ -146,13 +146,29 @@ function opcionesDe(p) {
 
 function clearErrors() { for (const e of document.querySelectorAll("#plato [data-error]")) e.textContent = ""; }
 
+/** Each field's rule in Spanish, for the server's validation errors (its `message` is for the log). */
+const FIELD_ERRORS = {
+  nombre: "Escriba el nombre del plato (de 1 a 100 caracteres).",
+  precio: "Escriba el precio en euros, mayor que 0 y hasta 10.000, con dos decimales como mucho (por ejemplo 9,50).",
+  tipo: "Escriba la categoría (de 1 a 50 caracteres).",
+  descripcion: "La descripción tiene como mucho 1.000 caracteres.",
+  alergenos: "Revise los alérgenos marcados.",
+  trazas: "Revise las trazas marcadas.",
+  ingredientes: "Cada ingrediente necesita un nombre (hasta 100 caracteres); la cantidad, hasta 50.",
+  iva: "El IVA es del 0, 4, 10 o 21 %.",
+  disponible: "Marque si el plato está disponible.",
+};
+
 function showError(e) {
   const f = e.error && e.error.field;
   const place = document.querySelector('#plato [data-error="' + (f || "") + '"]') || $("form-error");
   place.textContent = e.status === 409 && e.error.code === "nombre_en_uso" ? "Ya hay un plato con ese nombre en la carta."
     : f === "opciones" && e.status === 422 ? "Revise las opciones: cada grupo con nombre y al menos una opción, nombres de hasta 60 letras, "
-      + "suplementos de 0 a 1000 € con dos decimales como mucho. (" + e.error.message + ")"
-    : e.error.message;
+      + "suplementos de 0 a 1000 € con dos decimales como mucho."
+    : f === "foto" ? e.error.message
+    : e.status === 422 && FIELD_ERRORS[f] ? FIELD_ERRORS[f]
+    : e.status === 0 ? "Sin conexión con el servidor: no se ha guardado."
+    : "No se pudo guardar: revise los datos del plato.";
   place.scrollIntoView({ block: "center" });
 }
 
@@ -272,16 +288,78 @@ function today() {
   return d.getFullYear() + "-" + String(d.getMonth() + 1).padStart(2, "0") + "-" + String(d.getDate()).padStart(2, "0");
 }
 
-function showView(facturas) {
-  $("carta").hidden = facturas;
-  $("facturas").hidden = !facturas;
-  $("nuevo").hidden = facturas;
-  $("titulo").textContent = facturas ? "Facturas" : "La carta";
-  $("ver-carta").classList.toggle("on", !facturas);
-  $("ver-facturas").classList.toggle("on", facturas);
-  $("ver-carta").setAttribute("aria-pressed", String(!facturas));
-  $("ver-facturas").setAttribute("aria-pressed", String(facturas));
-  if (facturas) loadFacturas();
+const VIEWS = { carta: "La carta", facturas: "Facturas", ventas: "Ventas" };
+
+function showView(view) {
+  for (const name of Object.keys(VIEWS)) {
+    $(name).hidden = name !== view;
+    $("ver-" + name).classList.toggle("on", name === view);
+    $("ver-" + name).setAttribute("aria-pressed", String(name === view));
+  }
+  $("nuevo").hidden = view !== "carta";
+  $("titulo").textContent = VIEWS[view];
+  if (view === "facturas") loadFacturas();
+  if (view === "ventas") loadVentas();
+}
+
+// Sales: the report of GET /informes/ventas over the days chosen (the last 7 by default), a bar per day drawn as SVG.
+function daysAgo(n) {
+  const d = new Date(Date.now() - n * 86400000);
+  return d.getFullYear() + "-" + String(d.getMonth() + 1).padStart(2, "0") + "-" + String(d.getDate()).padStart(2, "0");
+}
+
+async function loadVentas() {
+  if (!$("ventas-desde").value) $("ventas-desde").value = daysAgo(6);
+  if (!$("ventas-hasta").value) $("ventas-hasta").value = today();
+  let informe;
+  try { informe = await Staff.api("GET", "/informes/ventas?desde=" + $("ventas-desde").value + "&hasta=" + $("ventas-hasta").value); }
+  catch (e) {
+    if (e.status !== 401) $("ventas-cifras").replaceChildren(Staff.el("p", "error",
+      e.error && e.error.field === "hasta" ? "Elija un «hasta» que no sea antes del «desde» (como mucho 366 días)." : "No se pudo leer el informe."));
+    return;
+  }
+  const cifra = (label, value) => { const d = Staff.el("div", "cifra"); d.append(Staff.el("span", null, label), Staff.el("strong", null, value)); return d; };
+  $("ventas-cifras").replaceChildren(cifra("Pedidos", String(informe.pedidos)), cifra("Ventas", Staff.money(informe.total)),
+    cifra("Ticket medio", Staff.money(informe.ticket_medio)), cifra("Rechazados", String(informe.rechazados)));
+  $("ventas-grafica").replaceChildren(barChart(informe.por_dia));
+  const rows = informe.platos.slice(0, 15).map(p => {
+    const tr = Staff.el("tr");
+    tr.append(Staff.el("td", null, p.nombre), Staff.el("td", "num", String(p.cantidad)), Staff.el("td", "num", Staff.money(p.total)));
+    return tr;
+  });
+  if (rows.length === 0) {
+    const tr = Staff.el("tr"), td = Staff.el("td", "vacio", "Ningún pedido esos días.");
+    td.colSpan = 3;
+    tr.append(td);
+    rows.push(tr);
+  }
+  $("ventas-platos").replaceChildren(...rows);
+}
+
+/** A bar per day (its total), labelled with the day and the amount; names and numbers go in as text. */
+function barChart(days) {
+  const NS = "http://www.w3.org/2000/svg";
+  const make = (tag, attrs, text) => {
+    const node = document.createElementNS(NS, tag);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+    if (text !== undefined) node.textContent = text;
+    return node;
+  };
+  const width = Math.max(320, days.length * 110), height = 240, top = 24, bottom = 40;
+  const max = Math.max(1, ...days.map(d => d.total));
+  const svg = make("svg", { viewBox: "0 0 " + width + " " + height, width, height, role: "img",
+                            "aria-label": "Ventas por día: " + days.map(d => d.fecha + " " + Staff.money(d.total)).join(", ") });
+  const slot = width / Math.max(1, days.length);
+  days.forEach((d, i) => {
+    const h = Math.round((height - top - bottom) * d.total / max);
+    const x = i * slot + slot * 0.15, y = height - bottom - h;
+    const bar = make("rect", { x, y, width: slot * 0.7, height: Math.max(h, 1), rx: 4, class: "bar" });
+    bar.append(make("title", {}, d.fecha + ": " + Staff.money(d.total) + " (" + d.pedidos + " pedidos)"));
+    svg.append(bar,
+      make("text", { x: x + slot * 0.35, y: y - 6, "text-anchor": "middle", class: "valor" }, d.total ? Math.round(d.total) + " €" : ""),
+      make("text", { x: x + slot * 0.35, y: height - bottom + 18, "text-anchor": "middle", class: "dia" }, d.fecha.slice(8) + "/" + d.fecha.slice(5, 7)));
+  });
+  return svg;
 }
 
 async function loadFacturas() {
@@ -333,8 +411,11 @@ function confirmAnular(f) {
   $("anular").showModal();
 }
 
-$("ver-carta").addEventListener("click", () => showView(false));
-$("ver-facturas").addEventListener("click", () => showView(true));
+$("ver-carta").addEventListener("click", () => showView("carta"));
+$("ver-facturas").addEventListener("click", () => showView("facturas"));
+$("ver-ventas").addEventListener("click", () => showView("ventas"));
+$("ventas-desde").addEventListener("change", loadVentas);
+$("ventas-hasta").addEventListener("change", loadVentas);
 $("facturas-dia").addEventListener("change", loadFacturas);
 $("facturas-dia").value = today();
 

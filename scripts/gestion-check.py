@@ -91,6 +91,21 @@ def check(server):
             fail("the photo did not arrive byte for byte")
         wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, f"#carta .plato[data-id='{dish['id']}'] img")))
 
+        # A price that is no number: said in Spanish beside the price, scrolled into view.
+        editor = open_new()
+        editor.find_element(By.NAME, "nombre").send_keys("Migas")
+        editor.find_element(By.NAME, "precio").send_keys("nueve")
+        editor.find_element(By.NAME, "tipo").send_keys("Principales")
+        editor.find_element(By.ID, "guardar").click()
+        beside = WebDriverWait(driver, 5).until(lambda d: d.find_element(By.CSS_SELECTOR, "#plato [data-error='precio']").text or None)
+        if "precio en euros" not in beside:
+            fail(f"the bad price's error is not in Spanish beside the price: {beside!r}")
+        visible = driver.execute_script("const r = document.querySelector(\"#plato [data-error='precio']\").getBoundingClientRect();"
+                                        "return r.top >= 0 && r.bottom <= window.innerHeight;")
+        if not visible:
+            fail("the price's error is not scrolled into view")
+        editor.find_element(By.CSS_SELECTOR, "[data-close]").click()
+
         # A clash is shown beside the name.
         editor = open_new()
         editor.find_element(By.NAME, "nombre").send_keys("PISTO MANCHEGO")
@@ -198,9 +213,29 @@ def check(server):
             fail("the API does not say the invoice is voided")
         if call("GET", f"/cuentas/{cuenta}", token=token)[1]["pendiente"] != 45:
             fail("the voided invoice's amount is not owed again")
+        # Sales: the last 7 days as a bar chart drawn by the page, with the report's figures.
+        driver.find_element(By.ID, "ver-ventas").click()
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#ventas-grafica svg rect.bar")) == 7)
+        figures = driver.find_element(By.ID, "ventas-cifras").text
+        if "Ticket medio" not in figures or "Pedidos" not in figures:
+            fail(f"the sales figures say {figures!r}")
+
+        # On a phone: Salir is on screen and nothing scrolls sideways.
+        phone = browser(390, 844)
+        try:
+            log_in(phone, base + "/gestion", "gerente1", "carta-1234").until(
+                EC.presence_of_element_located((By.CSS_SELECTOR, "#carta .plato")))
+            inside = phone.execute_script("const r = document.getElementById('logout').getBoundingClientRect();"
+                                          "return r.left >= 0 && r.right <= window.innerWidth && r.width > 40;")
+            width = phone.execute_script("return document.documentElement.scrollWidth")
+            if not inside or width > 390:
+                fail(f"on a phone Salir is cut ({inside}) or the page is {width} px wide")
+        finally:
+            phone.quit()
         print("gestion-check: ok (created with two allergens, a trace, an ingredient and a photo; clash shown beside the name; "
               "options (a required group, priced extras) and 21 % VAT set on the steak, a bad price shown beside them; "
-              "sold out; retired after confirming; an invoice voided with a reason from the day's list; names as text)")
+              "sold out; retired after confirming; an invoice voided with a reason from the day's list; a bad price said in Spanish beside it; "
+              "the week's sales as an SVG bar chart; Salir on a phone; names as text)")
     finally:
         if driver:
             driver.quit()
