@@ -56,7 +56,11 @@ const Staff = (() => {
     if (response.status === 401) { logout(); throw { status: 401, error: { message: "La sesión ha caducado" } }; }
     const type = response.headers.get("Content-Type") || "";
     const data = type.startsWith("application/json") ? await response.json() : await response.text();
-    if (!response.ok) throw { status: response.status, error: (data && data.error) || { message: "Error " + response.status } };
+    if (!response.ok) {
+      const error = (data && data.error) || { message: "Error " + response.status };
+      if (error.code === "base_de_datos_no_disponible") error.message = "El servidor no puede guardar datos ahora: no se ha cambiado nada. Avise al encargado.";
+      throw { status: response.status, error };
+    }
     return data;
   }
 
@@ -173,7 +177,14 @@ const Staff = (() => {
         const response = await fetch("/sesiones", { method: "POST", headers: { "Content-Type": "application/json" },
           body: JSON.stringify({ login: data.get("login"), password: data.get("password") }) });
         const body = await response.json();
-        if (!response.ok) { message.textContent = response.status === 429 ? "Demasiados intentos: espere unos minutos." : "Usuario o contraseña incorrectos."; return; }
+        if (!response.ok) {
+          // Only a 401 means a wrong password: a server that cannot keep data says so.
+          message.textContent = response.status === 401 ? "Usuario o contraseña incorrectos."
+            : response.status === 429 ? "Demasiados intentos: espere unos minutos."
+            : response.status === 503 ? "El servidor no puede guardar datos ahora: avise al encargado y vuelva a intentarlo en un momento."
+            : "No se pudo entrar (error " + response.status + "): vuelva a intentarlo.";
+          return;
+        }
         sessionStorage.setItem(KEY, body.token);
         form.reset();
         begin();

@@ -26,6 +26,8 @@ public final class ComandaApplication: HTTPResponder {
     /// Path prefixes whose next segment is a secret (a guest's link, the
     /// legacy host key): the log shows `…` in its place.
     private let secretPrefixes: [String]
+    /// The legacy feed's path: its errors are plain text, never JSON.
+    private let legacyBase: String
 
     /// Builds the application on an open database; `now` (Unix seconds) is the clock.
     /// `locator` finds the default pages and the API description (working directory, then beside the binary).
@@ -70,6 +72,7 @@ public final class ComandaApplication: HTTPResponder {
         }
         self.queueHostPath = configuration.queuePath + "/" + key
         self.secretPrefixes = ["/espera/", "/m/", configuration.queuePath + "/"]
+        self.legacyBase = configuration.queuePath
 
         // The rooms, each registering its routes with their access (the order does not matter).
         let features: [any Feature] = [
@@ -210,8 +213,20 @@ public final class ComandaApplication: HTTPResponder {
     /// the contract's errors as they say, anything else a 500 that names
     /// nothing of ours but a request id for the log.
     func errorResponse(_ error: any Error, request: HTTPRequest) -> HTTPResponse {
-        guard let error = error as? any APIErrorConvertible else { return internalError(error, request: request) }
-        return error.apiError.response
+        let response: HTTPResponse
+        if let store = error as? StoreError, store.unavailable {
+            logger.error("the database is unavailable: \(store.description)")
+            response = APIError.databaseUnavailable.response
+        } else if let error = error as? any APIErrorConvertible {
+            response = error.apiError.response
+        } else {
+            response = internalError(error, request: request)
+        }
+        // The legacy feed's clients parse whatever body they get: never JSON there.
+        guard request.path == legacyBase || request.path.hasPrefix(legacyBase + "/") else { return response }
+        var text = HTTPResponse(status: response.status, headers: HTTPHeaders([("Content-Type", "text/plain; charset=utf-8")]))
+        if let retry = response.headers["Retry-After"] { text.headers.add("Retry-After", retry) }
+        return text
     }
 
     private func methodNotAllowed(_ request: HTTPRequest, _ allowed: [HTTPMethod]) -> HTTPResponse {

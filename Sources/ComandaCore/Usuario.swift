@@ -60,4 +60,6 @@ public enum UserError: Error, Sendable, Equatable {
     case forbidden
     /// No such dish.
     case unknownPlato
+    /// The database could not keep it (read-only, full, failing): the server's fault, not the request's.
+    case unavailable
 }

@@ -30,7 +30,8 @@ extension AppDatabase {
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             throw .loginTaken
         } catch {
-            throw .invalid(field: "login", problem: "could not be saved")
+            // The database failed, not the login: the server is unavailable, never "your login is wrong".
+            throw .unavailable
         }
     }
 

@@ -6,8 +6,27 @@ import GRDB
 public struct StoreError: Error, CustomStringConvertible, Sendable {
     /// What failed, for the log.
     public let description: String
-    init(_ error: any Error) { description = String(describing: error) }
-    init(message: String) { description = message }
+    /// The database cannot be read or written just now (a read-only file or
+    /// folder, a full disk, an I/O error, a lock held too long): the request
+    /// was fine, the server is not; answered 503, never as the request's fault.
+    public let unavailable: Bool
+
+    init(_ error: any Error) {
+        description = String(describing: error)
+        if let store = error as? StoreError {
+            unavailable = store.unavailable
+        } else if let sqlite = error as? DatabaseError {
+            unavailable = [.SQLITE_READONLY, .SQLITE_IOERR, .SQLITE_FULL, .SQLITE_CANTOPEN, .SQLITE_BUSY, .SQLITE_LOCKED,
+                           .SQLITE_CORRUPT, .SQLITE_NOTADB, .SQLITE_PERM].contains(sqlite.resultCode)
+        } else {
+            unavailable = false
+        }
+    }
+
+    init(message: String) {
+        description = message
+        unavailable = false
+    }
 }
 
 /// The application's database: one GRDB writer (a WAL `DatabasePool` on a

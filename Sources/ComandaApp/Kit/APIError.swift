@@ -74,6 +74,16 @@ public struct APIError: Error, Sendable, Equatable {
     public static let badPath = APIError(.badRequest, "bad_request", "The request path is malformed.")
 }
 
+extension APIError {
+    /// The database cannot be written (or read) just now: 503 with a code a page can say in words, and a retry hint.
+    static var databaseUnavailable: APIError {
+        var e = APIError(.serviceUnavailable, "base_de_datos_no_disponible",
+                         "The server cannot keep data just now (its database cannot be written); nothing was changed. Tell the manager.")
+        e.headers = [("Retry-After", "2")]
+        return e
+    }
+}
+
 extension APIError: APIErrorConvertible {
     var apiError: APIError { self }
 }

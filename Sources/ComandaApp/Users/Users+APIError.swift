@@ -24,6 +24,8 @@ extension UserError: APIErrorConvertible {
             return APIError(.forbidden, "forbidden", "Your role may not do this.")
         case .unknownPlato:
             return .notFound("There is no dish with this id.")
+        case .unavailable:
+            return APIError.databaseUnavailable
         }
     }
 }
