@@ -95,13 +95,15 @@ extension AppDatabase {
                 throw CuentaError.invalid(field: problem.field, problem: problem.problem)
             }
             let precio = (dish["precio_centimos"] as Int) + elegidas.reduce(0) { $0 + $1.precioCentimos }
+            let nombre: String = dish["nombre"], iva: Int = dish["iva"]
             try db.cachedStatement(sql: """
                 INSERT INTO linea_cuenta (cuenta_id, plato_id, nombre, precio_unitario, cantidad, opciones, notas, curso, origen, iva)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [cuentaID, platoID, dish["nombre"] as String, precio, cantidad, Self.elegidasJSON(elegidas),
-                                         notas, curso, origen.rawValue, dish["iva"] as Int])
-            guard let linea = try Self.lineaCuenta(db, cuentaID: cuentaID, id: db.lastInsertedRowID) else { throw CuentaError.lineaNotFound }
-            return linea
+                """).execute(arguments: [cuentaID, platoID, nombre, precio, cantidad, Self.elegidasJSON(elegidas),
+                                         notas, curso, origen.rawValue, iva])
+            // The line as written (not read back: a line is most of table service's writes).
+            return LineaCuenta(id: db.lastInsertedRowID, cuentaID: cuentaID, platoID: platoID, nombre: nombre, precioUnitarioCentimos: precio,
+                               cantidad: cantidad, opciones: elegidas, notas: notas, curso: curso, estado: .pendiente, origen: origen, iva: iva)
         }
     }
 
@@ -169,16 +171,23 @@ extension AppDatabase {
                 SELECT DISTINCT curso FROM linea_cuenta WHERE cuenta_id = ? AND estado = 'pendiente'
                 """), arguments: [cuentaID])
             guard !cursos.isEmpty else { throw CuentaError.nadaQueEnviar }
+            let camarero = try camareroID.flatMap { id in
+                try String.fetchOne(db.cachedStatement(sql: "SELECT nombre FROM usuario WHERE id = ?"), arguments: [id]).map { Persona(id: id, nombre: $0) }
+            }
             var sent: [Comanda] = []
             for (curso, estado) in CuentaRules.envio(cursos: Set(cursos)) {
+                let marchada: Int64? = estado == .marchada ? now : nil
                 try db.cachedStatement(sql: """
                     INSERT INTO comanda (cuenta_id, mesa, curso, estado, enviada, marchada, camarero_id) VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """).execute(arguments: [cuentaID, mesa, curso, estado.rawValue, now, estado == .marchada ? now : nil, camareroID])
+                    """).execute(arguments: [cuentaID, mesa, curso, estado.rawValue, now, marchada, camarero?.id])
                 let comandaID = db.lastInsertedRowID
-                try db.cachedStatement(sql: """
+                // The lines moved come back from the statement that moves them (no second read).
+                let lineas = try Row.fetchAll(db.cachedStatement(sql: """
                     UPDATE linea_cuenta SET estado = ?, comanda_id = ? WHERE cuenta_id = ? AND curso = ? AND estado = 'pendiente'
-                    """).execute(arguments: [estado.linea.rawValue, comandaID, cuentaID, curso])
-                if let comanda = try Self.comanda(db, id: comandaID) { sent.append(comanda) }
+                    RETURNING \(Self.lineaColumns)
+                    """), arguments: [estado.linea.rawValue, comandaID, cuentaID, curso]).map(Self.lineaCuenta).sorted { $0.id < $1.id }
+                sent.append(Comanda(id: comandaID, cuentaID: cuentaID, mesa: mesa, curso: curso, estado: estado, enviada: now,
+                                    marchada: marchada, preparada: nil, camarero: camarero, lineas: lineas))
             }
             return sent
         }

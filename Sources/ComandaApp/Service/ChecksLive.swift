@@ -24,7 +24,10 @@ final class ChecksLive: Sendable {
     func attach(_ service: ChecksService) { checks.withLock { $0.checks = service } }
 
     func changed(cuentaID: Int64, comandas: [Comanda]) {
-        for comanda in comandas { hub.publish("cocina", event: "comanda", data: ChecksJSON.comanda(comanda)) }
+        // The kitchen's JSON only when a board listens (a send's answer is written apart).
+        if !comandas.isEmpty, hub.isListened("cocina") {
+            for comanda in comandas { hub.publish("cocina", event: "comanda", data: ChecksJSON.comanda(comanda)) }
+        }
         queue.async { [self] in
             guard hub.isListened("cuentas"), let service = checks.withLock({ $0.checks }) else { return }
             do {
