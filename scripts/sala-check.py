@@ -108,6 +108,21 @@ with Server(BIN, "jefa", "gerente", PASSWORD) as server:
         if any("Núñez" in text for text in listed):
             fail(f"the seated family is still on the host stand: {listed}")
 
+        # A table whose check has lines is not freed: the page says why and the tile stays occupied.
+        status, cuenta = server.call("POST", f"/mesas/{ids['T4']}/sentar", {"comensales": 2}, token=server.token)
+        plato = server.call("GET", "/platos")[1][0]["id"]
+        server.call("POST", f"/cuentas/{cuenta['id']}/lineas", {"plato_id": plato}, token=server.token)
+        other.until(lambda d: "ocupada" in tile(d, ids["T4"]).get_attribute("class"))
+        tile(waiter, ids["T4"]).click()
+        other.until(EC.visibility_of_element_located((By.ID, "table")))
+        waiter.find_element(By.XPATH, "//div[@id='table-actions']/button[normalize-space()='Liberar']").click()
+        refusal = other.until(lambda d: d.find_element(By.ID, "table-error").text)
+        if "algo por cobrar" not in refusal:
+            fail(f"freeing a table with lines on its check says {refusal!r}")
+        waiter.find_element(By.XPATH, "//div[@id='table-actions']/button[normalize-space()='Volver']").click()
+        if "ocupada" not in tile(waiter, ids["T4"]).get_attribute("class"):
+            fail("the table with lines on its check was freed")
+
         # The waiter frees T2 (its check is empty) and marks it clean.
         tile(waiter, ids["T2"]).click()
         other.until(EC.visibility_of_element_located((By.ID, "table")))
@@ -125,7 +140,7 @@ with Server(BIN, "jefa", "gerente", PASSWORD) as server:
             waiter.save_screenshot(os.path.join(SHOTS, "sala.png"))
         print(f"sala-check: ok (12 tables in 3 zones in order; the family seated at T2 from the offered list; "
               f"the waiter's tile occupied {pushed * 1000:.0f} ms later without a reload; gone from the host stand; "
-              f"freed and cleaned; names as text)")
+              f"Liberar refused while the check has lines; freed when empty and cleaned; names as text)")
     finally:
         host.quit()
         waiter.quit()
