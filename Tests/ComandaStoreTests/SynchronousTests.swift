@@ -24,3 +24,24 @@ import Testing
         #expect(try writerMode(.normal) == 1)
     }
 }
+
+/// Start-up proves the database can be written (a write rolled back): a
+/// writer that cannot write is found there, with SQLite's read-only error,
+/// and the rolled-back write leaves nothing behind.
+@Suite struct WritableCheckTests {
+    @Test func aWriterThatCannotWriteIsFoundAtStart() throws {
+        let folder = try makeTemporaryFolder("comanda-writable")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let db = try AppDatabase.open(path: folder + "/w.sqlite")
+        try db.checkWritable()
+        let tables = try db.writer.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE name LIKE 'comanda_prueba%'") }
+        #expect(tables.isEmpty)
+        try db.writer.writeWithoutTransaction { try $0.execute(sql: "PRAGMA query_only = ON") }
+        do {
+            try db.checkWritable()
+            Issue.record("a read-only writer passed the check")
+        } catch {
+            #expect(error.unavailable, "\(error)")
+        }
+    }
+}
