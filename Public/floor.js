@@ -49,12 +49,36 @@ const Floor = (() => {
     }));
   }
 
+  /** The seating dialog, made once for the page that uses it (the same on every page with a floor). */
+  function seatDialog() {
+    let dialog = document.getElementById("seat");
+    if (dialog) return dialog;
+    dialog = Staff.el("dialog");
+    dialog.id = "seat";
+    dialog.setAttribute("aria-labelledby", "seat-title");
+    const title = Staff.el("h2", null, "Sentar en ");
+    title.id = "seat-title";
+    const name = Staff.el("span");
+    name.id = "seat-name";
+    title.append(name);
+    const withId = (tag, className, id, text) => { const node = Staff.el(tag, className, text); node.id = id; return node; };
+    const error = withId("div", "error", "seat-error");
+    error.setAttribute("role", "alert");
+    const actions = Staff.el("div", "actions");
+    actions.append(Staff.button("Cancelar", "quiet", () => dialog.close()));
+    dialog.append(title, withId("p", "hint", "seat-seats"), Staff.el("h3", null, "De la lista de espera"),
+                  withId("div", "choices", "seat-parties"), Staff.el("h3", null, "Sin reserva: ¿cuántos comensales?"),
+                  withId("div", "choices", "seat-walkins"), error, actions);
+    document.body.append(dialog);
+    return dialog;
+  }
+
   /**
-   * Opens the #seat dialog for a free table: the waiting parties (those that
-   * fit first) and walk-ins by number. `seat(body)` does the POST …/sentar.
+   * Opens the seating dialog for a free table: the waiting parties (those
+   * that fit first) and walk-ins by number. `seat(body)` does the POST …/sentar.
    */
   async function openSeat(mesa, seat) {
-    const dialog = document.getElementById("seat");
+    const dialog = seatDialog();
     document.getElementById("seat-name").textContent = mesa.nombre;
     document.getElementById("seat-seats").textContent = mesa.plazas + " plazas";
     document.getElementById("seat-error").textContent = "";
