@@ -6,6 +6,9 @@ public enum BuiltIn {
     /// `Public/`'s files by name. A test holds this list to the folder, both ways.
     public static let publicFiles: [String: [UInt8]] = [
         "index.html": PackageResources.index_html,
+        "acerca.html": PackageResources.acerca_html,
+        "carta.js": PackageResources.carta_js,
+        "carta.css": PackageResources.carta_css,
         "favicon.ico": PackageResources.favicon_ico,
         "inicio.css": PackageResources.inicio_css,
         "sala.html": PackageResources.sala_html,
