@@ -3,7 +3,10 @@
 // prices the Spanish way, the allergens in words, search that ignores
 // accents as the API does (GET /carta?q=), a "sin …" filter by allergen
 // (&trazas=excluir leaves out traces too), sold-out dishes shown as such.
-// Made for a phone first. Everything from the API goes in as text.
+// Ordering: Añadir on a dish (its options asked for), register or log in
+// when needed, the order's lines with their quantities, address and phone,
+// checkout, then the order's state live from its stream. Made for a phone
+// first. Everything from the API goes in as text.
 "use strict";
 const $ = (id) => document.getElementById(id);
 let alergenos = [];   // [{codigo, nombre}]
@@ -46,6 +49,11 @@ function card(p) {
   if (p.alergenos.length) body.append(Staff.el("p", "alergenos", "Contiene: " + p.alergenos.map(nombreDe).join(", ")));
   if (p.trazas.length) body.append(Staff.el("p", "trazas", "Puede contener trazas de: " + p.trazas.map(nombreDe).join(", ")));
   if (p.opciones.length) body.append(Staff.el("p", "opciones", p.opciones.map(g => g.nombre).join(" · ")));
+  if (p.disponible) {
+    const add = Staff.button("Añadir", "go add", () => openPlato(p));
+    add.setAttribute("aria-label", "Añadir " + p.nombre);
+    body.append(add);
+  }
   article.append(body);
   return article;
 }
@@ -108,6 +116,198 @@ Staff.settings.then(a => {
     document.title = "La carta · " + a.nombreRestaurante;
   }
 });
+// Ordering.
+let plato = null, cantidad = 1, pedido = null, after = null, live = null;
+const ESTADOS = { realizado: "Recibido: la cocina lo verá enseguida.", preparado: "Preparado: sale hacia usted.", entregado: "Entregado. ¡Que aproveche!",
+                  cancelado: "Cancelado." };
+
+function logged() { return !!sessionStorage.getItem("comanda.token"); }
+
+function openPlato(p) {
+  plato = p;
+  cantidad = 1;
+  $("plato-nombre").textContent = p.nombre + " · " + Staff.money(p.precio);
+  $("plato-error").textContent = "";
+  $("cantidad").textContent = "1";
+  const grupos = [...p.opciones].sort((a, b) => (b.min > 0) - (a.min > 0));
+  $("plato-grupos").replaceChildren(...grupos.map(g => {
+    const set = Staff.el("fieldset");
+    set.dataset.grupo = String(g.id);
+    set.append(Staff.el("legend", null, g.nombre + (g.min > 0 ? " (elija " + (g.min === g.max ? g.min : "de " + g.min + " a " + g.max) + ")"
+                                                           : " (opcional" + (g.max > 1 ? ", hasta " + g.max : "") + ")")));
+    for (const v of g.valores) {
+      const label = Staff.el("label", "opcion");
+      const input = document.createElement("input");
+      input.type = g.max === 1 ? "radio" : "checkbox";
+      input.name = "g" + g.id;
+      input.value = String(v.id);
+      label.append(input, Staff.el("span", null, v.nombre), Staff.el("span", "extra", v.precio ? "+" + Staff.money(v.precio) : ""));
+      set.append(label);
+    }
+    return set;
+  }));
+  $("plato").showModal();
+}
+
+$("menos").addEventListener("click", () => { cantidad = Math.max(1, cantidad - 1); $("cantidad").textContent = String(cantidad); });
+$("mas").addEventListener("click", () => { cantidad = Math.min(100, cantidad + 1); $("cantidad").textContent = String(cantidad); });
+
+$("plato-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  for (const g of plato.opciones) {
+    const n = $("plato-grupos").querySelectorAll("[data-grupo='" + g.id + "'] input:checked").length;
+    if (n < g.min || n > g.max) { $("plato-error").textContent = "Elija " + g.nombre.toLowerCase() + "."; return; }
+  }
+  const body = { plato_id: plato.id, cantidad, opciones: [...$("plato-grupos").querySelectorAll("input:checked")].map(i => Number(i.value)) };
+  $("plato").close();
+  if (!logged()) { after = () => addLinea(body); openCuenta(); return; }
+  addLinea(body);
+});
+
+async function addLinea(body) {
+  try {
+    pedido = await Staff.api("POST", "/pedidos", {});
+    await Staff.api("POST", "/pedidos/" + pedido.id + "/lineas", body);
+    await refreshPedido();
+  } catch (e) {
+    if (e.status === 401) { after = () => addLinea(body); openCuenta(); return; }
+    alertError(e);
+  }
+}
+
+function alertError(e) {
+  const code = e && e.error && e.error.code;
+  $("resumen").textContent = code === "plato_no_disponible" ? "Ese plato se acaba de agotar." : (e.error && e.error.message) || "No se pudo.";
+}
+
+async function refreshPedido() {
+  try { pedido = await Staff.api("GET", "/pedidos/actual"); } catch (e) { pedido = null; }
+  const n = pedido ? pedido.lineas.reduce((t, l) => t + l.cantidad, 0) : 0;
+  $("pedido-abrir").hidden = n === 0;
+  $("pedido-abrir").textContent = "Mi pedido (" + n + ") · " + (pedido ? Staff.money(pedido.total) : "");
+  if ($("pedido").open) renderPedido();
+}
+
+function renderPedido() {
+  if (!pedido) { $("pedido").close(); return; }
+  $("pedido-lineas").replaceChildren(...pedido.lineas.map(l => {
+    const li = Staff.el("li");
+    li.dataset.id = String(l.id);
+    const what = Staff.el("div", "que");
+    what.append(Staff.el("span", null, l.cantidad + " × " + l.nombre), Staff.el("span", "precio", Staff.money(l.subtotal)));
+    li.append(what);
+    if (l.opciones.length) li.append(Staff.el("div", "opciones", l.opciones.map(o => o.valor).join(" · ")));
+    const buttons = Staff.el("div", "botones");
+    const change = async (n) => {
+      try {
+        if (n === 0) await Staff.api("DELETE", "/pedidos/" + pedido.id + "/lineas/" + l.id);
+        else await Staff.api("PUT", "/pedidos/" + pedido.id + "/lineas/" + l.id, { cantidad: n });
+      } catch (e) { $("pedido-error").textContent = (e.error && e.error.message) || "No se pudo."; }
+      refreshPedido();
+    };
+    const less = Staff.button("−", "quiet small", () => change(l.cantidad - 1));
+    less.setAttribute("aria-label", "Uno menos de " + l.nombre);
+    const more = Staff.button("+", "quiet small", () => change(l.cantidad + 1));
+    more.setAttribute("aria-label", "Uno más de " + l.nombre);
+    buttons.append(less, more);
+    li.append(buttons);
+    return li;
+  }));
+  $("pedido-total").textContent = Staff.money(pedido.total);
+}
+
+$("pedido-abrir").addEventListener("click", () => { $("pedido-error").textContent = ""; renderPedido(); $("pedido").showModal(); });
+
+$("entrega").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const form = $("entrega");
+  try {
+    const placed = await Staff.api("POST", "/pedidos/" + pedido.id + "/checkout",
+                                   { direccion: form.direccion.value, telefono: form.telefono.value });
+    $("pedido").close();
+    pedido = null;
+    $("pedido-abrir").hidden = true;
+    follow(placed);
+  } catch (e) {
+    const field = e.error && e.error.field;
+    $("pedido-error").textContent = field === "direccion" ? "Escriba la dirección completa (de 5 a 300 caracteres)."
+      : field === "telefono" ? "Escriba un teléfono válido, como +34 600 123 456."
+      : e.error && e.error.code === "plato_no_disponible" ? "Algún plato se ha agotado: quítelo del pedido."
+      : (e.error && e.error.message) || "No se pudo hacer el pedido.";
+  }
+});
+
+/** The placed order's state, live from its stream (polling while it is down). */
+function follow(placed) {
+  showEstado(placed);
+  $("estado").showModal();
+  if (live) live.stop();
+  live = Staff.live({ stream: "/pedidos/" + placed.id + "/eventos", ticket: true, events: { pedido: showEstado },
+                      poll: "/pedidos/" + placed.id, ms: 3000, render: showEstado });
+}
+
+function showEstado(p) {
+  const texto = p.estado === "aceptado"
+    ? "Aceptado — listo hacia las " + (p.listo_estimado ? Staff.clock(new Date(p.listo_estimado)) : "…")
+    : p.estado === "rechazado" ? "Rechazado: " + (p.motivo || "la cocina no puede prepararlo ahora.")
+    : ESTADOS[p.estado] || p.estado;
+  $("estado-texto").textContent = texto;
+  $("estado-texto").dataset.estado = p.estado;
+  $("estado-lineas").replaceChildren(...p.lineas.map(l => Staff.el("li", null, l.cantidad + " × " + l.nombre)));
+  if (["entregado", "rechazado", "cancelado"].includes(p.estado) && live) { live.stop(); live = null; }
+}
+
+// Registering or logging in, only when it is needed to order.
+function openCuenta() {
+  $("cuenta-error").textContent = "";
+  $("cuenta").showModal();
+}
+
+$("cuenta-form").addEventListener("change", () => {
+  const crear = $("cuenta-form").querySelector("input[name=modo]:checked").value === "crear";
+  $("campo-nombre").hidden = !crear;
+  $("cuenta-title").textContent = crear ? "Cree su cuenta para pedir" : "Para pedir, entre o cree su cuenta";
+});
+
+$("cuenta-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const form = $("cuenta-form");
+  const crear = form.querySelector("input[name=modo]:checked").value === "crear";
+  const post = (path, body) => fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  try {
+    if (crear) {
+      const made = await post("/usuarios", { nombre: form.nombre.value, login: form.login.value, password: form.password.value });
+      if (!made.ok) {
+        const e = (await made.json()).error || {};
+        $("cuenta-error").textContent = e.code === "login_taken" ? "Ese usuario ya existe: elija otro o entre con él."
+          : e.field === "password" ? "La contraseña necesita 8 caracteres o más."
+          : e.field === "nombre" ? "Escriba su nombre." : e.field === "login" ? "Escriba un usuario (sin espacios al principio ni al final)."
+          : made.status === 503 ? "El restaurante no puede guardar datos ahora: inténtelo en un momento." : "No se pudo crear la cuenta.";
+        return;
+      }
+    }
+    const session = await post("/sesiones", { login: form.login.value, password: form.password.value });
+    if (!session.ok) {
+      $("cuenta-error").textContent = session.status === 401 ? "Usuario o contraseña incorrectos."
+        : session.status === 429 ? "Demasiados intentos: espere unos minutos." : "No se pudo entrar ahora: inténtelo en un momento.";
+      return;
+    }
+    sessionStorage.setItem("comanda.token", (await session.json()).token);
+    $("cuenta").close();
+    form.reset();
+    const next = after;
+    after = null;
+    if (next) next();
+  } catch (e) {
+    $("cuenta-error").textContent = "Sin conexión con el servidor.";
+  }
+});
+
+for (const d of document.querySelectorAll("dialog")) {
+  for (const b of d.querySelectorAll("[data-close]")) b.addEventListener("click", () => d.close());
+}
+if (logged()) refreshPedido();
+
 // The menu changes (sold out, prices): look again every minute while the page is open.
 setInterval(load, 60000);
 start();

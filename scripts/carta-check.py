@@ -12,6 +12,7 @@ The server is stopped by its PID.
 """
 import os
 import sys
+import time
 
 from browsercheck import Server, browser, fail as failed, waiting
 from selenium.webdriver.common.by import By
@@ -34,6 +35,12 @@ with Server(BIN, "jefa", "gerente", "secreto-de-carta", COMANDA_NOMBRE_RESTAURAN
     if status != 201:
         fail(f"creating the hostile dish answered {status}")
     tortilla = [p for p in server.call("GET", "/platos?q=tortilla")[1]][0]["id"]
+    steak = server.call("GET", "/platos?q=chuleton")[1][0]["id"]
+    status, _ = server.call("PUT", f"/platos/{steak}/opciones", {"opciones": [
+        {"nombre": "Punto", "min": 1, "max": 1, "valores": [{"nombre": "Poco hecho", "precio": 0}, {"nombre": "Al punto", "precio": 0}]},
+        {"nombre": "Extras", "min": 0, "max": 1, "valores": [{"nombre": "Patatas", "precio": 3}]}]}, token=server.token)
+    if status != 200:
+        fail(f"setting the steak's options answered {status}")
     server.call("PUT", f"/platos/{tortilla}/disponible", {"disponible": False}, token=server.token)
     phone = browser(390, 844)
     try:
@@ -78,10 +85,56 @@ with Server(BIN, "jefa", "gerente", "secreto-de-carta", COMANDA_NOMBRE_RESTAURAN
             fail("a dish with apio only as a trace went away without excluding traces")
         phone.find_element(By.ID, "trazas").click()
         wait.until(lambda d: "Patatas bravas" not in names(d))
+        # Ordering: the steak asks for its required option, a new guest registers, checks out, and sees the kitchen accept.
+        phone.find_element(By.ID, "trazas").click()
+        phone.find_element(By.XPATH, "//div[@id='sin']//label[input[@value='apio']]").click()
+        phone.find_element(By.CSS_SELECTOR, "#sin-box summary").click()
+        wait.until(lambda d: len(names(d)) == total)
+        add = phone.find_element(By.CSS_SELECTOR, f"#carta article[data-id='{steak}'] button.add")
+        phone.execute_script("arguments[0].scrollIntoView({block: 'center'})", add)
+        add.click()
+        wait.until(lambda d: d.find_element(By.ID, "plato").is_displayed())
+        phone.find_element(By.ID, "plato-anadir").click()
+        if "punto" not in phone.find_element(By.ID, "plato-error").text.lower():
+            fail("adding the steak without its required option was not stopped")
+        phone.find_element(By.XPATH, "//div[@id='plato-grupos']//label[span[normalize-space()='Al punto']]").click()
+        phone.find_element(By.ID, "plato-anadir").click()
+        wait.until(lambda d: d.find_element(By.ID, "cuenta").is_displayed())
+        phone.find_element(By.XPATH, "//dialog[@id='cuenta']//label[span[normalize-space()='Crear cuenta']]").click()
+        form = phone.find_element(By.ID, "cuenta-form")
+        form.find_element(By.NAME, "nombre").send_keys("Lucía")
+        form.find_element(By.NAME, "login").send_keys("lucia")
+        form.find_element(By.NAME, "password").send_keys("una-clave-larga")
+        form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        wait.until(lambda d: d.find_element(By.ID, "pedido-abrir").is_displayed())
+        if "(1)" not in phone.find_element(By.ID, "pedido-abrir").text:
+            fail(f"the order bar says {phone.find_element(By.ID, 'pedido-abrir').text!r}")
+        phone.find_element(By.ID, "pedido-abrir").click()
+        wait.until(lambda d: d.find_element(By.ID, "pedido").is_displayed())
+        line = phone.find_element(By.CSS_SELECTOR, "#pedido-lineas li").text
+        if "Chuletón" not in line or "Al punto" not in line:
+            fail(f"the order's line is {line!r}")
+        entrega = phone.find_element(By.ID, "entrega")
+        entrega.find_element(By.NAME, "direccion").send_keys("Calle Mayor 1, Madrid")
+        entrega.find_element(By.NAME, "telefono").send_keys("+34 600 123 456")
+        entrega.find_element(By.ID, "pedir").click()
+        wait.until(lambda d: d.find_element(By.ID, "estado-texto").get_attribute("data-estado") == "realizado")
+        placed = [p for p in server.call("GET", "/cocina/pedidos", token=server.token)[1]][0]
+        started = time.monotonic()
+        status, _ = server.call("POST", f"/cocina/pedidos/{placed['id']}/aceptar", {"minutos": 20}, token=server.token)
+        if status != 200:
+            fail(f"the kitchen's accept answered {status}")
+        waiting(phone, 3, 0.02).until(lambda d: d.find_element(By.ID, "estado-texto").text.startswith("Aceptado — listo hacia las"))
+        accepted = time.monotonic() - started
+        if accepted >= 1.0:
+            fail(f"the guest saw the order accepted after {accepted:.2f} s (must be under 1 s)")
+        if SHOTS:
+            phone.save_screenshot(os.path.join(SHOTS, "pedido.png"))
         width = phone.execute_script("return document.documentElement.scrollWidth")
         if width > 390:
             fail(f"the menu scrolls sideways on a phone: {width} px")
         print(f"carta-check: ok ({total} dishes by category; 'jamon' finds {len(found)} with accents; sin gluten; traces excluded "
-              f"on request; sold out shown; the restaurant's name; names as text; {width} px wide on a 390 px phone)")
+              f"on request; sold out shown; the restaurant's name; names as text; the steak's required option asked; registered, "
+              f"checked out, and shown accepted with its time {accepted * 1000:.0f} ms after the kitchen accepted; {width} px wide on a 390 px phone)")
     finally:
         phone.quit()
