@@ -164,8 +164,10 @@ struct Serve: ParsableCommand {
                                 logger: Logger(label: "comanda.http"), observer: application.metrics)
         application.metrics.observeConnections { [weak server] in server?.connectionCount ?? 0 }
         application.metrics.observeStreams { [weak server] in server?.streamCount ?? 0 }
-        let port: Int
-        do throws(SocketError) { port = try server.start(listener: listener) } catch { fail(error.description) }
+        // The socket is bound and listening already: say so (and the host app's
+        // address) before the first request can be answered, so whoever reads
+        // the log after a first answer finds them.
+        let port = listener.port
         logger.notice("comanda listening on http://\(configuration.http.host):\(port) (\(configuration.http.workers) workers)")
         let http = configuration.http
         let trusted = http.trustedAddresses.isEmpty ? "none" : http.trustedAddresses.joined(separator: ", ")
@@ -173,7 +175,9 @@ struct Serve: ParsableCommand {
         let everywhere = ["0.0.0.0", "::", "[::]"].contains(configuration.http.host)
         let hostAddress = everywhere ? "THIS-MACHINE-ADDRESS" : configuration.http.host
         logger.notice("RestaurantQueue host app base URL: http://\(hostAddress):\(port)\(application.queueHostPath)")
-
+        // The signals are handled before the first request can be answered: a
+        // SIGTERM sent once /health answers is never lost between ignoring it
+        // and listening for it.
         for sig in [SIGTERM, SIGINT] {
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
@@ -187,6 +191,7 @@ struct Serve: ParsableCommand {
             source.resume()
             SignalSources.keep(source)
         }
+        do throws(SocketError) { _ = try server.start(listener: listener) } catch { fail(error.description) }
         dispatchMain()
     }
 }
