@@ -91,6 +91,7 @@ function renderCheck() {
     $("check-info").textContent = mesa ? Floor.stateText(mesa) : "";
     lines.replaceChildren(Staff.el("p", "empty", mesa && mesa.estado === "libre" ? "La mesa está libre." : "Sin cuenta abierta."));
     $("check-total").textContent = "";
+    $("check-calls").hidden = true;
     for (const id of ["add", "send", "prebill", "free", "pay"]) $(id).hidden = true;
     $("check-paid").hidden = true;
     $("invoices").replaceChildren();
@@ -105,6 +106,9 @@ function renderCheck() {
   const who = c.camarero ? " · " + c.camarero.nombre : "";
   $("check-info").textContent = c.comensales + " comensales · desde las " + Staff.clock(new Date(c.abierta)) + who
     + (c.estado !== "abierta" ? " · " + (c.estado === "cobrada" ? "cobrada" : "anulada") : "");
+  const calls = guestCalls(c);
+  $("check-calls").hidden = calls.length === 0;
+  $("check-calls").textContent = "La mesa: " + calls.join(" · ");
   const sections = [];
   for (let curso = 1; curso <= 5; curso++) {
     const of = c.lineas.filter(l => l.curso === curso);
@@ -298,15 +302,42 @@ function allChecks(list) {
   for (const c of list) checks.set(c.id, c);
   if (shown && checks.has(shown.id)) { shown = checks.get(shown.id); renderCheck(); }
   else if (mesaID !== null && !shown) showCheck();
+  markFloor();
 }
 
 function oneCheck(c) {
   if (c.estado === "abierta") checks.set(c.id, c); else checks.delete(c.id);
   if (shown && shown.id === c.id) { shown = c; renderCheck(); }
+  markFloor();
+}
+
+/** What the guests asked for from their table's link: the bill, or dishes not yet sent. */
+function guestCalls(c) {
+  const calls = [];
+  if (c.pide_cuenta && c.estado === "abierta") calls.push("Pide la cuenta");
+  const nuevas = c.lineas.filter(l => l.origen === "cliente" && l.estado === "pendiente").reduce((n, l) => n + l.cantidad, 0);
+  if (nuevas) calls.push(nuevas === 1 ? "1 plato del cliente" : nuevas + " platos del cliente");
+  return calls;
+}
+
+/** The floor's tiles marked with their guests' calls (the floor itself does not carry checks). */
+function markFloor() {
+  for (const tile of $("floor").querySelectorAll(".tile")) {
+    const mesa = Floor.byID(Number(tile.dataset.id));
+    const c = mesa && mesa.cuenta_id && !mesa.unida_a ? checks.get(mesa.cuenta_id) : null;
+    const calls = c ? guestCalls(c) : [];
+    let badge = tile.querySelector(".calls");
+    tile.classList.toggle("calling", calls.length > 0);
+    if (!calls.length) { if (badge) badge.remove(); continue; }
+    if (!badge) { badge = Staff.el("span", "calls"); tile.append(badge); }
+    badge.textContent = calls.join(" · ");
+    tile.setAttribute("aria-label", "Mesa " + mesa.nombre + ", " + Floor.stateText(mesa) + ", " + calls.join(", "));
+  }
 }
 
 function renderFloor(data) {
   Floor.render($("floor"), data.mesas, openTable);
+  markFloor();
   if (mesaID !== null) {
     const mesa = mesaOf(mesaID);
     if (!shown || !mesa || mesa.cuenta_id !== shown.id) showCheck();

@@ -7,8 +7,13 @@
 // when needed, the order's lines with their quantities, address and phone,
 // checkout, then the order's state live from its stream. Made for a phone
 // first. Everything from the API goes in as text.
+//
+// The table's page (/m/{token}, mesa.html) shows the same menu: there a
+// dish goes onto the table's check (mesa.js's Mesa.add), with no account.
 "use strict";
 const $ = (id) => document.getElementById(id);
+/** On a table's own page: what mesa.js offers (`add(body)`); else null (online ordering). */
+const enMesa = () => window.Mesa || null;
 let alergenos = [];   // [{codigo, nombre}]
 let loading = 0;
 
@@ -72,6 +77,12 @@ function render(carta) {
     a.href = "#" + s.id;
     return a;
   }));
+  // The menu's first paint, for scripts/carta-perf.py (the frame after it is drawn).
+  if (!performance.getEntriesByName("carta-pintada").length) {
+    requestAnimationFrame(() => setTimeout(() => {
+      if (!performance.getEntriesByName("carta-pintada").length) performance.mark("carta-pintada");
+    }));
+  }
   const count = carta.reduce((n, s) => n + s.platos.length, 0);
   $("resumen").textContent = count === 0 ? "Ningún plato con esa búsqueda y esos filtros." : count === 1 ? "1 plato" : count + " platos";
 }
@@ -129,6 +140,7 @@ function openPlato(p) {
   $("plato-nombre").textContent = p.nombre + " · " + Staff.money(p.precio);
   $("plato-error").textContent = "";
   $("cantidad").textContent = "1";
+  if ($("notas")) $("notas").value = "";
   const grupos = [...p.opciones].sort((a, b) => (b.min > 0) - (a.min > 0));
   $("plato-grupos").replaceChildren(...grupos.map(g => {
     const set = Staff.el("fieldset");
@@ -160,6 +172,11 @@ $("plato-form").addEventListener("submit", (event) => {
   }
   const body = { plato_id: plato.id, cantidad, opciones: [...$("plato-grupos").querySelectorAll("input:checked")].map(i => Number(i.value)) };
   $("plato").close();
+  if (enMesa()) {
+    if ($("notas") && $("notas").value.trim()) body.notas = $("notas").value.trim();
+    enMesa().add(body, plato);
+    return;
+  }
   if (!logged()) { after = () => addLinea(body); openCuenta(); return; }
   addLinea(body);
 });
@@ -216,9 +233,9 @@ function renderPedido() {
   $("pedido-total").textContent = Staff.money(pedido.total);
 }
 
-$("pedido-abrir").addEventListener("click", () => { $("pedido-error").textContent = ""; renderPedido(); $("pedido").showModal(); });
+$("pedido-abrir")?.addEventListener("click", () => { $("pedido-error").textContent = ""; renderPedido(); $("pedido").showModal(); });
 
-$("entrega").addEventListener("submit", async (event) => {
+$("entrega")?.addEventListener("submit", async (event) => {
   event.preventDefault();
   const form = $("entrega");
   try {
@@ -263,13 +280,13 @@ function openCuenta() {
   $("cuenta").showModal();
 }
 
-$("cuenta-form").addEventListener("change", () => {
+$("cuenta-form")?.addEventListener("change", () => {
   const crear = $("cuenta-form").querySelector("input[name=modo]:checked").value === "crear";
   $("campo-nombre").hidden = !crear;
   $("cuenta-title").textContent = crear ? "Cree su cuenta para pedir" : "Para pedir, entre o cree su cuenta";
 });
 
-$("cuenta-form").addEventListener("submit", async (event) => {
+$("cuenta-form")?.addEventListener("submit", async (event) => {
   event.preventDefault();
   const form = $("cuenta-form");
   const crear = form.querySelector("input[name=modo]:checked").value === "crear";
@@ -306,7 +323,7 @@ $("cuenta-form").addEventListener("submit", async (event) => {
 for (const d of document.querySelectorAll("dialog")) {
   for (const b of d.querySelectorAll("[data-close]")) b.addEventListener("click", () => d.close());
 }
-if (logged()) refreshPedido();
+if (!enMesa() && logged()) refreshPedido();
 
 // The menu changes (sold out, prices): look again every minute while the page is open.
 setInterval(load, 60000);

@@ -288,7 +288,7 @@ function today() {
   return d.getFullYear() + "-" + String(d.getMonth() + 1).padStart(2, "0") + "-" + String(d.getDate()).padStart(2, "0");
 }
 
-const VIEWS = { carta: "La carta", facturas: "Facturas", ventas: "Ventas" };
+const VIEWS = { carta: "La carta", facturas: "Facturas", ventas: "Ventas", mesas: "Mesas" };
 
 function showView(view) {
   for (const name of Object.keys(VIEWS)) {
@@ -300,7 +300,85 @@ function showView(view) {
   $("titulo").textContent = VIEWS[view];
   if (view === "facturas") loadFacturas();
   if (view === "ventas") loadVentas();
+  if (view === "mesas") loadMesas();
 }
+
+// Tables: add and retire them, and each one's card with its QR code (the
+// table's own link) to print and leave on the table; a new code on request.
+const qrs = new Map();   // enlace → object URL of its QR code
+let restaurante = "";
+Staff.settings.then(a => { restaurante = (a && a.nombreRestaurante) || ""; });
+
+async function loadMesas() {
+  let sala;
+  try { sala = await Staff.api("GET", "/mesas"); } catch (e) { if (e.status !== 401) toast(e.error.message); return; }
+  if (sala.mesas.length === 0) {
+    $("tarjetas").replaceChildren(Staff.el("p", "empty", "Todavía no hay mesas: añada la primera arriba."));
+    return;
+  }
+  $("tarjetas").replaceChildren(...sala.mesas.map(tarjeta));
+}
+
+function tarjeta(m) {
+  const card = Staff.el("article", "tarjeta");
+  card.dataset.id = String(m.id);
+  if (restaurante) card.append(Staff.el("p", "restaurante", restaurante));
+  card.append(Staff.el("h3", null, "Mesa " + m.nombre));
+  const img = document.createElement("img");
+  img.alt = "Código QR de la mesa " + m.nombre;
+  img.width = img.height = 200;
+  card.append(img, Staff.el("p", "instrucciones", "Escanee el código: la carta, pedir desde la mesa y pedir la cuenta."));
+  const info = Staff.el("p", "info no-print", (m.zona || "Sala") + " · " + m.plazas + " plazas");
+  const buttons = Staff.el("div", "buttons no-print");
+  buttons.append(button("Nuevo código", "quiet", () => confirmEnlace(m)),
+                 button("Retirar", "bad", () => retirarMesa(m)));
+  card.append(info, buttons);
+  if (qrs.has(m.enlace)) img.src = qrs.get(m.enlace);
+  else Staff.image("/mesas/" + m.id + "/qr.png").then(url => { qrs.set(m.enlace, url); img.src = url; }).catch(() => { img.alt = "Sin código"; });
+  return card;
+}
+
+function confirmEnlace(m) {
+  $("nuevo-enlace-mesa").textContent = m.nombre;
+  $("nuevo-enlace-error").textContent = "";
+  $("nuevo-enlace-si").onclick = async () => {
+    try {
+      await Staff.api("POST", "/mesas/" + m.id + "/enlace");
+      $("nuevo-enlace").close();
+      loadMesas();
+    } catch (e) { if (e.status !== 401) $("nuevo-enlace-error").textContent = e.error.message; }
+  };
+  $("nuevo-enlace").showModal();
+}
+
+async function retirarMesa(m) {
+  try {
+    await Staff.api("DELETE", "/mesas/" + m.id);
+    loadMesas();
+  } catch (e) {
+    if (e.status !== 401) toast(e.error.code === "mesa_ocupada" ? "La mesa " + m.nombre + " no está libre: retírela cuando se vaya su grupo." : e.error.message);
+  }
+}
+
+$("mesa-nueva").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const form = $("mesa-nueva");
+  $("mesa-error").textContent = "";
+  try {
+    await Staff.api("POST", "/mesas", { nombre: form.nombre.value, zona: form.zona.value, plazas: Number(form.plazas.value) });
+    form.nombre.value = "";
+    form.nombre.focus();
+    loadMesas();
+  } catch (e) {
+    if (e.status === 401) return;
+    const field = e.error && e.error.field;
+    $("mesa-error").textContent = e.error.code === "mesa_duplicada" ? "Ya hay una mesa con ese nombre."
+      : field === "nombre" ? "Escriba el nombre de la mesa (hasta 20 caracteres)."
+      : field === "zona" ? "La zona admite hasta 40 caracteres."
+      : field === "plazas" ? "Las plazas van de 1 a 50." : e.error.message;
+  }
+});
+$("imprimir-tarjetas").addEventListener("click", () => window.print());
 
 // Sales: the report of GET /informes/ventas over the days chosen (the last 7 by default), a bar per day drawn as SVG.
 function daysAgo(n) {
@@ -414,6 +492,7 @@ function confirmAnular(f) {
 $("ver-carta").addEventListener("click", () => showView("carta"));
 $("ver-facturas").addEventListener("click", () => showView("facturas"));
 $("ver-ventas").addEventListener("click", () => showView("ventas"));
+$("ver-mesas").addEventListener("click", () => showView("mesas"));
 $("ventas-desde").addEventListener("change", loadVentas);
 $("ventas-hasta").addEventListener("change", loadVentas);
 $("facturas-dia").addEventListener("change", loadFacturas);

@@ -43,7 +43,8 @@ with Server(BIN, "jefa", "gerente", PASSWORD, COMANDA_EMPRESA_NIF="B12345678") a
                        cwd=server.work, env=server.env, check=True, stdout=subprocess.DEVNULL)
     token = server.token
     plato = server.call("GET", "/platos")[1][0]["id"]
-    mesa = server.call("POST", "/mesas", {"nombre": "T1", "zona": "Sala", "plazas": 4}, token=token)[1]["id"]
+    made = server.call("POST", "/mesas", {"nombre": "T1", "zona": "Sala", "plazas": 4}, token=token)[1]
+    mesa, enlace = made["id"], made["enlace"]
     server.call("POST", "/mesas", {"nombre": "T2", "zona": "Terraza", "plazas": 2}, token=token)
     cuenta = server.call("POST", f"/mesas/{mesa}/sentar", {"comensales": 2}, token=token)[1]["id"]
     server.call("POST", f"/cuentas/{cuenta}/lineas", {"plato_id": plato, "notas": "sin sal"}, token=token)
@@ -71,6 +72,9 @@ with Server(BIN, "jefa", "gerente", PASSWORD, COMANDA_EMPRESA_NIF="B12345678") a
         phone.get(server.base + party["guestUrl"])
         waiting(phone).until(lambda d: d.find_element(By.ID, "waiting").is_displayed())
         audit(phone, "/espera/…", problems)
+        phone.get(server.base + enlace)
+        waiting(phone).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#mesa-lineas li") and d.find_elements(By.CSS_SELECTOR, "#carta article"))
+        audit(phone, "/m/… (a table's page)", problems)
         # The staff pages, each logged in as its user, with their data on screen.
         for path, login, ready in [("/anfitrion", "sara", "#parties li[data-id]"), ("/sala", "luis", ".tile"),
                                    ("/cocina", "ana", ".card"), ("/gestion", "jefa", "#carta .plato")]:
@@ -79,6 +83,9 @@ with Server(BIN, "jefa", "gerente", PASSWORD, COMANDA_EMPRESA_NIF="B12345678") a
             driver.execute_script("sessionStorage.clear()")
             log_in(driver, server.base + path, login, PASSWORD).until(lambda d: d.find_elements(By.CSS_SELECTOR, ready))
             audit(driver, path, problems)
+        driver.find_element(By.ID, "ver-mesas").click()
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#tarjetas .tarjeta img[src]"))
+        audit(driver, "/gestion (tables and their QR codes)", problems)
         # The waiter's phone: the floor, then a table's check.
         waiting(phone)
         log_in(phone, server.base + "/camarero", "luis", PASSWORD).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".tile"))
@@ -102,4 +109,4 @@ with Server(BIN, "jefa", "gerente", PASSWORD, COMANDA_EMPRESA_NIF="B12345678") a
     if problems:
         fail("serious or critical accessibility violations:\n  " + "\n  ".join(problems))
     print("axe-check: ok (no serious or critical violation on /, /acerca, /display, /espera/…, /anfitrion, /sala, /cocina, "
-          "/gestion, /camarero's floor, check and payment, a dish to add on /, a login form)")
+          "/m/… (a table's page), /gestion with its tables' QR codes, /camarero's floor, check and payment, a dish to add on /, a login form)")

@@ -7,14 +7,19 @@ menu shows by category; a search without accents finds the dishes with them;
 "sin gluten" takes away a dish with gluten and keeps one without; an allergen
 that is only a trace takes a dish away only when traces are excluded too; a
 dish the manager marks sold out shows as sold out; a name like an HTML attack
-shows as text; the page never scrolls sideways. Saves carta.png in SHOTS_DIR.
-The server is stopped by its PID.
+shows as text; the page never scrolls sideways. Then a table's own page
+(/m/{token}, the manager's `enlace`): closed until the table is seated, then
+a dish with a note is added from the menu, the waiter sees it (API) and sends
+it, and its state on the guest's page changes within 1 s; "Pedir la cuenta"
+then shows on the waiter's page (/camarero, in the same browser). Saves
+carta.png and mesa.png in SHOTS_DIR. The server is stopped by its PID.
 """
 import os
+import subprocess
 import sys
 import time
 
-from browsercheck import Server, browser, fail as failed, waiting
+from browsercheck import Server, browser, fail as failed, log_in, waiting
 from selenium.webdriver.common.by import By
 
 BIN = sys.argv[1] if len(sys.argv) > 1 else ".build/debug/comanda"
@@ -133,8 +138,78 @@ with Server(BIN, "jefa", "gerente", "secreto-de-carta", COMANDA_NOMBRE_RESTAURAN
         width = phone.execute_script("return document.documentElement.scrollWidth")
         if width > 390:
             fail(f"the menu scrolls sideways on a phone: {width} px")
+
+        # The table's own page, from the link the manager prints as a QR code.
+        status, mesa = server.call("POST", "/mesas", {"nombre": "T5", "zona": "Terraza", "plazas": 4}, token=server.token)
+        if status != 201 or not mesa.get("enlace", "").startswith("/m/"):
+            fail(f"creating a table answered {status} {mesa}")
+        # The guest "scans" the card: zbarimg reads the QR code the manager prints, and the phone opens what it says.
+        status, png = server.call("GET", f"/mesas/{mesa['id']}/qr.png", token=server.token, raw=True)
+        qr_path = os.path.join(server.work, "mesa-qr.png")
+        with open(qr_path, "wb") as f:
+            f.write(png)
+        scanned = subprocess.run(["zbarimg", "--quiet", "--raw", qr_path], capture_output=True, text=True).stdout.strip()
+        if status != 200 or scanned != server.base + mesa["enlace"]:
+            fail(f"the table's QR code ({status}) reads {scanned!r}, not {server.base + mesa['enlace']!r}")
+        phone.get(scanned)
+        wait.until(lambda d: d.find_element(By.ID, "mesa-nombre").text == "T5" and len(names(d)) > 40)
+        if "no está abierta" not in phone.find_element(By.ID, "mesa-estado").text:
+            fail(f"the unseated table's page says {phone.find_element(By.ID, 'mesa-estado').text!r}")
+        if any(b.is_displayed() for b in phone.find_elements(By.CSS_SELECTOR, "#carta button.add")):
+            fail("dishes can be added at a table nobody is seated at")
+        status, cuenta = server.call("POST", f"/mesas/{mesa['id']}/sentar", {"comensales": 2}, token=server.token)
+        if status != 201:
+            fail(f"seating the table answered {status}")
+        croquetas = server.call("GET", "/platos?q=croquetas")[1][0]["id"]
+        add = phone.find_element(By.CSS_SELECTOR, f"#carta article[data-id='{croquetas}'] button.add")
+        wait.until(lambda d: add.is_displayed())
+        phone.execute_script("arguments[0].scrollIntoView({block: 'center'})", add)
+        add.click()
+        wait.until(lambda d: d.find_element(By.ID, "plato").is_displayed())
+        phone.find_element(By.ID, "notas").send_keys("<b>sin</b> perejil")
+        phone.find_element(By.ID, "mas").click()
+        phone.find_element(By.ID, "plato-anadir").click()
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#mesa-lineas li[data-estado='pendiente']"))
+        line = phone.find_element(By.CSS_SELECTOR, "#mesa-lineas li").text
+        if "2 × Croquetas de jamón" not in line or "«<b>sin</b> perejil»" not in line or "Para el camarero" not in line:
+            fail(f"the table's line reads {line!r}")
+        seen = server.call("GET", f"/cuentas/{cuenta['id']}", token=server.token)[1]["lineas"]
+        if [(l["origen"], l["cantidad"], l["estado"], l["curso"]) for l in seen] != [("cliente", 2, "pendiente", 1)]:
+            fail(f"the waiter sees {seen}")
+        started = time.monotonic()
+        status, _ = server.call("POST", f"/cuentas/{cuenta['id']}/enviar", {}, token=server.token)
+        if status != 200:
+            fail(f"sending the guests' line answered {status}")
+        waiting(phone, 3, 0.02).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#mesa-lineas li[data-estado='marchada']"))
+        sent = time.monotonic() - started
+        if sent >= 1.0:
+            fail(f"the table's page showed the line in the kitchen after {sent:.2f} s (must be under 1 s)")
+        if "En cocina" not in phone.find_element(By.CSS_SELECTOR, "#mesa-lineas li").text:
+            fail("the sent line does not say it is in the kitchen")
+        table_width = phone.execute_script("return document.documentElement.scrollWidth")
+        if table_width > 390:
+            fail(f"the table's page scrolls sideways on a phone: {table_width} px")
+        if SHOTS:
+            phone.execute_script("window.scrollTo(0, 0)")
+            phone.save_screenshot(os.path.join(SHOTS, "mesa.png"))
+        phone.find_element(By.ID, "pide-cuenta").click()
+        wait.until(lambda d: d.find_element(By.ID, "pide-cuenta").text == "Cuenta pedida ✓")
+        if not server.call("GET", f"/cuentas/{cuenta['id']}", token=server.token)[1]["pide_cuenta"]:
+            fail("asking for the bill did not reach the check")
+        # The waiter's page (same browser, the manager may wait tables) shows the call on the tile and on the check.
+        phone.execute_script("sessionStorage.clear()")
+        log_in(phone, server.base + "/camarero", "jefa", "secreto-de-carta")
+        tile = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, f".tile[data-id='{mesa['id']}'] .calls"))
+        if "Pide la cuenta" not in tile.text:
+            fail(f"the waiter's tile says {tile.text!r}")
+        phone.find_element(By.CSS_SELECTOR, f".tile[data-id='{mesa['id']}']").click()
+        wait.until(lambda d: d.find_element(By.ID, "check-calls").is_displayed())
+        if "Pide la cuenta" not in phone.find_element(By.ID, "check-calls").text:
+            fail("the waiter's check does not show the bill was asked for")
         print(f"carta-check: ok ({total} dishes by category; 'jamon' finds {len(found)} with accents; sin gluten; traces excluded "
               f"on request; sold out shown; the restaurant's name; names as text; the steak's required option asked; registered, "
-              f"checked out, and shown accepted with its time {accepted * 1000:.0f} ms after the kitchen accepted; {width} px wide on a 390 px phone)")
+              f"checked out, and shown accepted with its time {accepted * 1000:.0f} ms after the kitchen accepted; {width} px wide on a 390 px phone; "
+              f"the table's QR code read by zbarimg and opened; its page: closed until seated, a dish with a note added, shown in the kitchen {sent * 1000:.0f} ms after the waiter "
+              f"sent it, {table_width} px wide; 'Pide la cuenta' on the waiter's tile and check)")
     finally:
         phone.quit()

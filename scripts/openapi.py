@@ -211,6 +211,7 @@ PERSONA = {"anyOf": [obj({"id": INTEGER_ID, "nombre": {"type": "string"}}), {"ty
 MESA_ID = path_param("id", "The table's id.")
 MESA_STATES = ["libre", "ocupada", "por_limpiar"]
 GUEST_TOKEN = path_param("token", "The guest's token, from `guestUrl`.", {"type": "string"})
+TABLE_TOKEN = path_param("token", "The table's token, from the manager's `enlace`.", {"type": "string"})
 HTML = {"text/html; charset=utf-8": {"schema": {"type": "string"}}}
 
 SCHEMAS = {
@@ -285,7 +286,21 @@ SCHEMAS = {
         "cuenta_id": {"type": ["integer", "null"], "minimum": 1, "description": "While `ocupada`: its open check."},
         "comensales": {"type": ["integer", "null"], "minimum": 1, "description": "While `ocupada`: the guests (null on a joined table)."},
         "unida_a": {"type": ["integer", "null"], "minimum": 1, "description": "The table it was joined to for one party."},
-    }, description="A table of the dining room."),
+        "enlace": {"type": "string", "pattern": "^/m/[1-9][0-9]*-[A-Za-z0-9_-]{22}$",
+                   "description": "The table's own link (the manager's answers only): `/m/{token}`, 128 random bits."},
+    }, required=["id", "nombre", "zona", "plazas", "estado", "desde", "cuenta_id", "comensales", "unida_a"],
+       description="A table of the dining room; `enlace` only in the manager's answers."),
+    "VistaMesa": obj({
+        "mesa": {"type": "string", "description": "The table's name."},
+        "cuenta": nullable(obj({
+            "lineas": {"type": "array", "items": obj({
+                "nombre": {"type": "string"}, "cantidad": {"type": "integer", "minimum": 1, "maximum": 100},
+                "opciones": {"type": "array", "items": obj({"grupo": {"type": "string"}, "valor": {"type": "string"}, "precio": MONEY})},
+                "notas": {"type": "string"}, "curso": CURSO,
+                "estado": {"type": "string", "enum": ["pendiente", "en_espera", "marchada", "preparada", "servida", "anulada"]},
+                "subtotal": MONEY})},
+            "total": MONEY, "pendiente": MONEY, "pide_cuenta": {"type": "boolean"}})),
+    }, description="A table's check as its guests see it (null while nobody is seated): no ids, no staff, no tokens."),
     "Sala": obj({"generatedAt": TIME, "mesas": {"type": "array", "items": ref("Mesa")}},
                 description="The floor: by zone, then by name with numbers compared as numbers."),
     "Cuenta": obj({
@@ -419,6 +434,11 @@ REQUESTS = {
                             "description": "Other free tables for the same party."}},
                   required=["comensales"], extra=True),
     "Rechazar": obj({"motivo": {"type": "string", "minLength": 1, "maxLength": 300}}, extra=True),
+    "LineaMesa": obj({
+        "plato_id": INTEGER_ID, "cantidad": {"type": "integer", "minimum": 1, "maximum": 100, "default": 1},
+        "notas": {"type": "string", "maxLength": 200, "default": ""},
+        "opciones": {"type": "array", "items": INTEGER_ID, "description": "The chosen values' ids."}},
+        required=["plato_id"], extra=True),
     "NuevaLineaCuenta": obj({
         "plato_id": INTEGER_ID, "cantidad": {"type": "integer", "minimum": 1, "maximum": 100, "default": 1},
         "curso": {**CURSO, "default": 1}, "notas": {"type": "string", "maxLength": 200, "default": ""},
@@ -713,6 +733,15 @@ PATHS = {
         "delete": op("Retire a free table (kept in history).", staff("gerente"),
                      {"204": NO_CONTENT, "409": error("`mesa_ocupada`: only a free table can be retired.")},
                      params=[MESA_ID], tags=["Dining room"], operation_id="retireMesa")},
+    "/mesas/{id}/enlace": {"post": op(
+        "A new link for the table: the old one is 404 from now on (and its streams end).", staff("gerente"),
+        {"200": ok(ref("Mesa"))}, params=[MESA_ID], tags=["The table's link"], operation_id="regenerateEnlace")},
+    "/mesas/{id}/qr.png": {"get": op(
+        "The QR code (PNG) of the table's absolute link: the setting `urlPublica` (else `http://` and the request's Host) "
+        "followed by its `enlace`.", staff("gerente"),
+        {"200": {"description": "The QR code.", "content": {"image/png": {"schema": {"type": "string", "format": "binary"}}},
+                 "headers": ETAG}, "304": NOT_MODIFIED},
+        params=[MESA_ID], tags=["The table's link"], operation_id="mesaQR")},
     "/mesas/{id}/sentar": {"post": op(
         "Seat a party: the table (and those of `unir`) `ocupada` with a new open check; with `reservation_id` that "
         "waitlist party is seated in the same transaction.", FLOOR,
@@ -880,6 +909,28 @@ PATHS = {
         "The guest's place as Server-Sent Events: `event: estado` with the body of `GET /espera/{token}/estado` on "
         "connect and after every change of the list (the stream stays open after the party leaves it).",
         ANYONE, [GUEST_TOKEN], ["estado"], "guestEvents")},
+    "/m/{token}": {"get": {
+        "summary": "The table's page (HTML): the menu, and while seated its check with each line's state, adding dishes, asking for the bill.",
+        "operationId": "tablePage", "tags": ["The table's link"], "security": [], "x-roles": [], "parameters": [TABLE_TOKEN],
+        "responses": {"200": {"description": "The page.", "content": HTML}, "400": rref("BadRequest"),
+                      "404": {"description": "No table has this link: a short page saying so.", "content": HTML}}}},
+    "/m/{token}/cuenta": {"get": op(
+        "The table's name and, while seated, its check as the guests may see it.", ANYONE,
+        {"200": ok(ref("VistaMesa"), headers=ETAG), "304": NOT_MODIFIED}, params=[TABLE_TOKEN], tags=["The table's link"],
+        operation_id="tableView")},
+    "/m/{token}/lineas": {"post": op(
+        "The guests add a dish: a `pendiente` line, `origen: cliente`, course 1, by the waiter's rules; the waiter sends it.", ANYONE,
+        {"201": ok(ref("LineaCuenta"), "Added."),
+         "409": error("`mesa_sin_cuenta` (nobody seated), `demasiadas_lineas` (30 lines from the link already wait), "
+                      "`plato_agotado` or `cuenta_cerrada`.")},
+        params=[TABLE_TOKEN], request=body(REQUESTS["LineaMesa"]), tags=["The table's link"], operation_id="tableAddLinea")},
+    "/m/{token}/pide-cuenta": {"post": op(
+        "The guests ask for the bill: `pide_cuenta` becomes true (the waiter's page shows it); the table's view.", ANYONE,
+        {"200": ok(ref("VistaMesa")), "409": error("`mesa_sin_cuenta` or `cuenta_cerrada`.")},
+        params=[TABLE_TOKEN], tags=["The table's link"], operation_id="tablePideCuenta")},
+    "/m/{token}/eventos": {"get": stream_op(
+        "The table's view as Server-Sent Events: `event: cuenta` with the body of `GET /m/{token}/cuenta` on connect and after "
+        "every change of its check (the stream ends when the table gets a new link).", ANYONE, [TABLE_TOKEN], ["cuenta"], "tableEvents")},
     "/queue": {"get": {"summary": "The RestaurantQueue feed, read-only (plain text, one party a line).",
                        "operationId": "feed", "tags": ["RestaurantQueue feed"], "security": [], "x-roles": [],
                        "responses": {"200": {"description": "The feed.", "content": TEXT,
@@ -908,7 +959,7 @@ DOCUMENT = {
             "The legacy RestaurantQueue feed (plain text) is mounted at `/queue` by default."),
     },
     "servers": [{"url": "http://127.0.0.1:8080"}],
-    "tags": [{"name": t} for t in ["Operations", "Menu", "Managing the menu", "Users", "Orders", "Kitchen", "Reports", "Waitlist", "Guest", "Live", "RestaurantQueue feed"]],
+    "tags": [{"name": t} for t in ["Operations", "Menu", "Managing the menu", "Users", "Orders", "Kitchen", "Reports", "Waitlist", "Guest", "Dining room", "Table service", "The bill", "The table's link", "Live", "RestaurantQueue feed"]],
     "paths": PATHS,
     "components": {
         "schemas": dict(sorted({**SCHEMAS, **REQUESTS}.items())),

@@ -59,6 +59,9 @@ public struct AppConfiguration: Sendable, Equatable {
     public var empresaDireccion = ""
     /// The restaurant's name, on the guests' pages (`GET /ajustes`).
     public var nombreRestaurante = "comanda"
+    /// The start of the absolute links printed for guests (the tables' QR
+    /// codes), e.g. `https://casa-pepe.es`; nil: `http://` and the request's `Host`.
+    public var urlPublica: String?
     /// The invoices' series: `T` gives `T2026-000001`.
     public var serieFacturas = "T"
     /// The categories' descriptions and menu order (file only: `"categorias"`).
@@ -71,6 +74,20 @@ public struct AppConfiguration: Sendable, Equatable {
 
     static func photoAllowance(_ bytes: Int) -> HTTPLimits.BodyAllowance {
         HTTPLimits.BodyAllowance(method: .PUT, pattern: "/platos/:id/foto", maxBytes: bytes)
+    }
+
+    /// `value` as the start of a public link: `http(s)://host[:port]`, a
+    /// trailing slash dropped; nil if it is anything else.
+    static func publicURL(_ value: String) -> String? {
+        var text = value.trimmingCharacters(in: .whitespaces)
+        if text.hasSuffix("/") { text.removeLast() }
+        let lower = text.lowercased()
+        guard let scheme = ["https://", "http://"].first(where: { lower.hasPrefix($0) }) else { return nil }
+        let host = text.dropFirst(scheme.count)
+        guard (1...253).contains(host.utf8.count), host.utf8.allSatisfy({ b in
+            (0x30...0x39).contains(b) || (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b) || b == 0x2E || b == 0x2D || b == 0x3A
+        }) else { return nil }
+        return text
     }
 
     /// The company, once it has a NIF.
@@ -216,6 +233,11 @@ public struct AppConfiguration: Sendable, Equatable {
             let name = value.trimmingCharacters(in: .whitespaces)
             guard (1...60).contains(name.count), !TextRules.hasForbiddenScalar(name) else { return false }
             config.nombreRestaurante = name
+            return true
+        },
+        Setting(key: "urlPublica", expected: "an http:// or https:// address with no path, such as https://casa-pepe.es") { config, value in
+            guard let url = AppConfiguration.publicURL(value) else { return false }
+            config.urlPublica = url
             return true
         },
         Setting(key: "serieFacturas", expected: "1 to 10 letters, digits, / or -") { config, value in

@@ -54,15 +54,23 @@ public final class ComandaApplication: HTTPResponder {
         let orders = OrderService(database: database, kitchen: kitchen, now: now)
         let waitlist = WaitlistService(database: database, now: now, minutesPerParty: configuration.minutosPorGrupo,
                                        zone: configuration.timeZone, changed: WaitlistLive.publisher(hub: hub, logger: logger))
+        // The tables' own links hear of every change of a check and of the floor.
+        let linkLive = TableLinkLive(hub: hub, logger: logger)
+        let floorPublisher = TablesLive.publisher(hub: hub, logger: logger)
         let tables = TablesService(database: database, waitlist: waitlist, zone: configuration.timeZone, now: now,
-                                   changed: TablesLive.publisher(hub: hub, logger: logger))
+                                   changed: { floorPublisher($0); linkLive.floorChanged() })
         let checksLive = ChecksLive(hub: hub, logger: logger)
         let checks = ChecksService(database: database, now: now, zone: configuration.timeZone,
-                                   changed: { checksLive.changed(cuentaID: $0, comandas: $1) },
+                                   changed: { checksLive.changed(cuentaID: $0, comandas: $1); linkLive.checkChanged($0) },
                                    floorChanged: { tables.floorChanged() })
         checksLive.attach(checks)
         let bill = BillService(database: database, now: now, zone: configuration.timeZone, empresa: configuration.empresa,
-                               serie: configuration.serieFacturas, changed: { checksLive.changed(cuentaID: $0, comandas: []) })
+                               serie: configuration.serieFacturas,
+                               changed: { checksLive.changed(cuentaID: $0, comandas: []); linkLive.checkChanged($0) })
+        let links = TableLinkService(database: database,
+                                     changed: { checksLive.changed(cuentaID: $0, comandas: []); linkLive.checkChanged($0) },
+                                     relinked: { linkLive.relinked($0) })
+        linkLive.attach(links)
         let key: String
         do {
             key = try database.queueHostKey(configured: configuration.queueHostKey, generate: WaitlistService.generateHostKey)
@@ -90,7 +98,8 @@ public final class ComandaApplication: HTTPResponder {
             TablesRoutes(tables: tables),
             ChecksRoutes(checks: checks),
             BillRoutes(bill: bill),
-            LiveRoutes(hub: hub, waitlist: waitlist, kitchen: kitchen, orders: orders, tables: tables, checks: checks,
+            TableLinkRoutes(links: links, pages: staticFiles, urlPublica: configuration.urlPublica),
+            LiveRoutes(hub: hub, waitlist: waitlist, kitchen: kitchen, orders: orders, tables: tables, checks: checks, links: links,
                         streams: streams, logger: logger),
             LegacyQueueRoutes(base: configuration.queuePath, hostKey: key, waitlist: waitlist),
         ]

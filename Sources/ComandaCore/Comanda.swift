@@ -196,12 +196,20 @@ public enum CuentaError: Error, Equatable, Sendable {
     /// A payment before the setting `empresa` has a NIF.
     case empresaSinConfigurar
     case facturaNotFound
+    /// The table's own link: no table holds it (or no longer).
+    case enlaceNotFound
+    /// A guest's line or bill request while nobody is seated at the table.
+    case mesaSinCuenta
+    /// More than `CuentaRules.maxLineasCliente` lines from the link waiting to be sent.
+    case demasiadasLineas
 }
 
 /// The rules of a check's lines, in one place for every route that takes them.
 public enum CuentaRules {
     /// The kitchen's names of the courses 1…5.
     public static let cursos = ["Primeros", "Segundos", "Postres", "Cuarto", "Quinto"]
+    /// Lines added through a table's own link that may wait (`pendiente`) at once, per check.
+    public static let maxLineasCliente = 30
 
     public static func cantidad(_ n: Int) throws(CuentaError) -> Int {
         guard (1...100).contains(n) else { throw .invalid(field: "cantidad", problem: "must be 1 to 100") }

@@ -35,6 +35,8 @@ public enum BuiltIn {
         "espera.html": PackageResources.espera_html,
         "espera.css": PackageResources.espera_css,
         "espera.js": PackageResources.espera_js,
+        "mesa.html": PackageResources.mesa_html,
+        "mesa.js": PackageResources.mesa_js,
     ]
     /// `Config/comanda.json`.
     public static var configuration: [UInt8] { PackageResources.comanda_json }

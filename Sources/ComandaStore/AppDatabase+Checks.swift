@@ -82,28 +82,41 @@ extension AppDatabase {
                                opciones: [Int64], origen: OrigenLinea) -> PendingWrite<LineaCuenta> {
         checksWrite { db in
             try Self.openCuenta(db, id: cuentaID)
-            guard let dish = try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT nombre, precio_centimos, disponible, retirado_en, iva, opciones FROM plato WHERE id = ?
-                """), arguments: [platoID]), (dish["retirado_en"] as Int64?) == nil else {
-                throw CuentaError.invalid(field: "plato_id", problem: "is not a dish on the menu")
-            }
-            guard dish["disponible"] as Bool else { throw CuentaError.platoAgotado(nombre: dish["nombre"]) }
-            let elegidas: [OpcionElegida]
-            do {
-                elegidas = try OpcionesRules.elegir(Self.opciones(dish["opciones"]), opciones)
-            } catch let problem as PlatoRules.Problem {
-                throw CuentaError.invalid(field: problem.field, problem: problem.problem)
-            }
-            let precio = (dish["precio_centimos"] as Int) + elegidas.reduce(0) { $0 + $1.precioCentimos }
-            let nombre: String = dish["nombre"], iva: Int = dish["iva"]
-            try db.cachedStatement(sql: """
-                INSERT INTO linea_cuenta (cuenta_id, plato_id, nombre, precio_unitario, cantidad, opciones, notas, curso, origen, iva)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [cuentaID, platoID, nombre, precio, cantidad, Self.elegidasJSON(elegidas),
-                                         notas, curso, origen.rawValue, iva])
-            // The line as written (not read back: a line is most of table service's writes).
-            return LineaCuenta(id: db.lastInsertedRowID, cuentaID: cuentaID, platoID: platoID, nombre: nombre, precioUnitarioCentimos: precio,
-                               cantidad: cantidad, opciones: elegidas, notas: notas, curso: curso, estado: .pendiente, origen: origen, iva: iva)
+            return try Self.insertLinea(db, cuentaID: cuentaID, platoID: platoID, cantidad: cantidad, curso: curso, notas: notas,
+                                        opciones: opciones, origen: origen)
+        }
+    }
+
+    /// A new `pendiente` line on an open check: the dish in service and not
+    /// sold out, its options by the dish's rules, its price (options
+    /// included) frozen now. The waiter's and the table link's lines alike.
+    static func insertLinea(_ db: Database, cuentaID: Int64, platoID: Int64, cantidad: Int, curso: Int, notas: String,
+                            opciones: [Int64], origen: OrigenLinea) throws -> LineaCuenta {
+        guard let dish = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT nombre, precio_centimos, disponible, retirado_en, iva, opciones FROM plato WHERE id = ?
+            """), arguments: [platoID]), (dish["retirado_en"] as Int64?) == nil else {
+            throw CuentaError.invalid(field: "plato_id", problem: "is not a dish on the menu")
+        }
+        guard dish["disponible"] as Bool else { throw CuentaError.platoAgotado(nombre: dish["nombre"]) }
+        let elegidas = try elegir(Self.opciones(dish["opciones"]), opciones)
+        let precio = (dish["precio_centimos"] as Int) + elegidas.reduce(0) { $0 + $1.precioCentimos }
+        let nombre: String = dish["nombre"], iva: Int = dish["iva"]
+        try db.cachedStatement(sql: """
+            INSERT INTO linea_cuenta (cuenta_id, plato_id, nombre, precio_unitario, cantidad, opciones, notas, curso, origen, iva)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [cuentaID, platoID, nombre, precio, cantidad, Self.elegidasJSON(elegidas),
+                                     notas, curso, origen.rawValue, iva])
+        // The line as written (not read back: a line is most of table service's writes).
+        return LineaCuenta(id: db.lastInsertedRowID, cuentaID: cuentaID, platoID: platoID, nombre: nombre, precioUnitarioCentimos: precio,
+                           cantidad: cantidad, opciones: elegidas, notas: notas, curso: curso, estado: .pendiente, origen: origen, iva: iva)
+    }
+
+    /// The dish's options picked by `ids`, by its rules; else 422 `field: opciones`.
+    private static func elegir(_ grupos: [GrupoOpciones], _ ids: [Int64]) throws(CuentaError) -> [OpcionElegida] {
+        do {
+            return try OpcionesRules.elegir(grupos, ids)
+        } catch {
+            throw .invalid(field: error.field, problem: error.problem)
         }
     }
 

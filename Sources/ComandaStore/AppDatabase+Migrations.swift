@@ -561,6 +561,18 @@ extension AppDatabase {
             try db.execute(sql: "ALTER TABLE linea_cuenta ADD COLUMN anulada_por INTEGER")
             try db.execute(sql: "CREATE INDEX linea_cuenta_anulada ON linea_cuenta(anulada) WHERE estado = 'anulada'")
         }
+        migrator.registerMigration("v21-table-links") { db in
+            // Each table's own link (`/m/ID-SECRET`, as the guests' waitlist
+            // links): the manager sees it again (to print it), the guest's
+            // requests are found by the id and the SHA-256 compared.
+            try db.execute(sql: """
+                ALTER TABLE mesa ADD COLUMN enlace TEXT;
+                ALTER TABLE mesa ADD COLUMN enlace_hash BLOB;
+                """)
+            for id in try Int64.fetchAll(db, sql: "SELECT id FROM mesa") {
+                try Self.newEnlace(db, mesaID: id)
+            }
+        }
         return migrator
     }
 }

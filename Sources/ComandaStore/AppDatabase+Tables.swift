@@ -34,7 +34,9 @@ extension AppDatabase {
             guard try Self.nameFree(db, MesaRules.clave(nombre), except: nil) else { throw MesaError.duplicada }
             try db.cachedStatement(sql: "INSERT INTO mesa (nombre, nombre_clave, zona, plazas, desde) VALUES (?, ?, ?, ?, ?)")
                 .execute(arguments: [nombre, MesaRules.clave(nombre), zona, plazas, now])
-            guard let mesa = try Self.mesa(db, id: db.lastInsertedRowID) else { throw MesaError.notFound }
+            let id = db.lastInsertedRowID
+            try Self.newEnlace(db, mesaID: id)
+            guard let mesa = try Self.mesa(db, id: id) else { throw MesaError.notFound }
             return mesa
         }
     }

@@ -136,7 +136,8 @@ import Testing
             let tokens = parties.map { String($0.url.dropFirst("/espera/".count)) }
             let key = String(app.queueHostPath.split(separator: "/").last ?? "")
             var scanned = 0
-            for route in app.routeTable where route.access == .anyone && route.method == .GET {
+            // A table's own link is another key (TableLinkTests scans for those tokens).
+            for route in app.routeTable where route.access == .anyone && route.method == .GET && !route.pattern.hasPrefix("/m/") {
                 let path = route.pattern.split(separator: "/").map { segment -> String in
                     switch segment {
                     case ":id": return String(parties[0].id)

@@ -13,12 +13,13 @@ struct LiveRoutes: Feature {
     let orders: OrderService
     let tables: TablesService
     let checks: ChecksService
+    let links: TableLinkService
     let streams: SessionStreams
     let logger: Logger
 
     func register(on router: inout Routes) {
         let hub = hub, waitlist = waitlist, kitchen = kitchen, orders = orders, streams = streams, logger = logger, tables = tables,
-            checks = checks
+            checks = checks, links = links
         router.addStream("/mesas/eventos", TablesRoutes.floor) { r in
             Self.stream(hub, "mesas", r.http, logger, held: try Self.held(r, streams, TablesRoutes.floor)) {
                 ("mesas", try tables.floorBody().body)
@@ -36,6 +37,15 @@ struct LiveRoutes: Feature {
             let party = try WaitlistRoutes.guest(r.params, waitlist)
             return Self.stream(hub, "espera/\(party.id)", r.http, logger) {
                 ("estado", try WaitlistJSON.estado(id: party.id, waitlist))
+            }
+        }
+        // A table's own: the link is the key (unknown: 404 before any stream);
+        // the stream ends when the manager makes the table a new link.
+        router.addStream("/m/:token/eventos", .anyone) { r in
+            let token = TableLinkRoutes.token(r.params)
+            let mesa = try links.mesa(token: token)
+            return Self.stream(hub, TableLinkLive.topic(mesa.id), r.http, logger, alive: { links.isLink(token) }) {
+                ("cuenta", try links.vista(links.mesa(token: token)).body)
             }
         }
         router.addStream("/cocina/eventos", .staff(.cocina)) { r in
@@ -77,7 +87,9 @@ struct LiveRoutes: Feature {
 
     /// A stream of `topic`: the head now, then the hub's events for as long as
     /// the client listens; `held`: it ends with that session (or its access).
+    /// `alive`: checked before each event; once false the stream ends.
     static func stream(_ hub: EventHub, _ topic: String, _ request: HTTPRequest, _ logger: Logger, held: Holder? = nil,
+                       alive: (@Sendable () -> Bool)? = nil,
                        snapshot: @escaping @Sendable () throws -> (event: String, data: String),
                        also: @escaping @Sendable () throws -> [(event: String, data: String)] = { [] }) -> HTTPResponse {
         let lastEventID = request.headers["Last-Event-ID"]
@@ -89,7 +101,14 @@ struct LiveRoutes: Feature {
         ])
         return .streaming(headers: headers, ResponseStream(heartbeat: EventHub.heartbeat) { sink in
             do {
-                let subscriber = held.map { $0.streams.watch(sink, session: $0.session, access: $0.access) } ?? sink
+                let subscriber: any EventSink
+                if let held {
+                    subscriber = held.streams.watch(sink, session: held.session, access: held.access)
+                } else if let alive {
+                    subscriber = GuardedSink(sink, check: alive)
+                } else {
+                    subscriber = sink
+                }
                 try hub.subscribe(topic, subscriber, lastEventID: lastEventID, snapshot: snapshot, also: also)
                 sink.onClose { hub.unsubscribe(topic, subscriber) }
             } catch {

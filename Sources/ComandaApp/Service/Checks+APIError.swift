@@ -28,6 +28,11 @@ extension CuentaError: APIErrorConvertible {
         case .empresaSinConfigurar:
             return APIError(.conflict, "empresa_sin_configurar", "Invoices need the company's NIF: set empresa in the configuration.")
         case .facturaNotFound: return .notFound("There is no such invoice.")
+        case .enlaceNotFound: return .notFound("No table has this link.")
+        case .mesaSinCuenta: return APIError(.conflict, "mesa_sin_cuenta", "Nobody is seated at this table now: ask the staff.")
+        case .demasiadasLineas:
+            return APIError(.conflict, "demasiadas_lineas",
+                            "\(CuentaRules.maxLineasCliente) dishes are already waiting for the waiter: they will come to the table.")
         }
     }
 }

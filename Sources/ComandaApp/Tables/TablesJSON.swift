@@ -2,15 +2,17 @@ import ComandaCore
 
 /// The floor as the API shows it (`JSONWriter`, keys sorted).
 enum TablesJSON {
-    static func mesa(_ m: Mesa) -> String {
-        JSONWriter.write(capacity: 220) { $0.mesa(m) }
+    /// A table; with its link's token for the manager (`enlace`), and only then.
+    static func mesa(_ m: Mesa, enlace: String? = nil) -> String {
+        JSONWriter.write(capacity: 280) { $0.mesa(m, enlace: enlace) }
     }
 
     /// The floor's tables as a JSON array, and the weak tag of `GET /mesas`,
-    /// which covers the tables, not `generatedAt`.
-    static func floorItems(_ mesas: [Mesa]) -> (items: String, tag: String) {
-        var items = JSONWriter(capacity: mesas.count * 200 + 2)
-        items.array(mesas) { w, m in w.mesa(m) }
+    /// which covers the tables, not `generatedAt`. `enlaces`: the manager's
+    /// floor, each table with its link.
+    static func floorItems(_ mesas: [Mesa], enlaces: [Int64: String]? = nil) -> (items: String, tag: String) {
+        var items = JSONWriter(capacity: mesas.count * (enlaces == nil ? 200 : 260) + 2)
+        items.array(mesas) { w, m in w.mesa(m, enlace: enlaces?[m.id]) }
         var hash = FNV1a()
         hash.add(items.text)
         return (items.text, "W/\"" + hash.hex + "\"")
@@ -46,11 +48,12 @@ enum TablesJSON {
 }
 
 extension JSONWriter {
-    mutating func mesa(_ m: Mesa) {
+    mutating func mesa(_ m: Mesa, enlace: String? = nil) {
         object { w in
             w.key("comensales"); w.int(m.comensales)
             w.key("cuenta_id"); w.int(m.cuentaID)
             w.key("desde"); w.time(m.desde)
+            if let enlace { w.key("enlace"); w.string(TableLinkJSON.path(enlace)) }
             w.key("estado"); w.string(m.estado.rawValue)
             w.key("id"); w.int(m.id)
             w.key("nombre"); w.string(m.nombre)

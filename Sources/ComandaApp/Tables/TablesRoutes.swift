@@ -11,15 +11,17 @@ struct TablesRoutes: Feature {
 
     func register(on router: inout Routes) {
         let tables = tables
-        router.add(.GET, "/mesas", Self.floor) { _ in
-            let (body, tag) = try tables.floorBody()
+        // The manager's answers carry each table's link; nobody else's ever do.
+        router.add(.GET, "/mesas", Self.floor) { r in
+            let (body, tag) = try r.usuario.rol == .gerente ? tables.managerFloorBody() : tables.floorBody()
             var response = HTTPResponse.json(body)
             response.headers.add("ETag", tag)
             response.headers.add("Cache-Control", "no-cache")
             return response
         }
         router.add(.GET, "/mesas/:id", Self.floor) { r in
-            .json(TablesJSON.mesa(try tables.mesa(id: try Self.mesaID(r.params))))
+            let mesa = try tables.mesa(id: try Self.mesaID(r.params))
+            return .json(TablesJSON.mesa(mesa, enlace: try r.usuario.rol == .gerente ? tables.enlace(mesaID: mesa.id) : nil))
         }
         // The writes are answered after their commit, holding no thread meanwhile.
         router.add(.POST, "/mesas", .staff(.gerente)) { r in
@@ -28,7 +30,7 @@ struct TablesRoutes: Feature {
             let zona = body.has("zona") ? try MesaRules.zona(try body.string("zona")) : ""
             let plazas = try MesaRules.plazas(try body.int("plazas"))
             return r.after(tables.create(nombre: nombre, zona: zona, plazas: plazas)) { mesa in
-                var response = HTTPResponse.json(TablesJSON.mesa(mesa), status: .created)
+                var response = HTTPResponse.json(TablesJSON.mesa(mesa, enlace: try tables.enlace(mesaID: mesa.id)), status: .created)
                 response.headers.add("Location", "/mesas/\(mesa.id)")
                 return response
             }
@@ -39,7 +41,9 @@ struct TablesRoutes: Feature {
             let nombre = body.has("nombre") ? try MesaRules.nombre(try body.string("nombre")) : nil
             let zona = body.has("zona") ? try MesaRules.zona(try body.string("zona")) : nil
             let plazas = body.has("plazas") ? try MesaRules.plazas(try body.int("plazas")) : nil
-            return r.after(tables.update(id: id, nombre: nombre, zona: zona, plazas: plazas)) { .json(TablesJSON.mesa($0)) }
+            return r.after(tables.update(id: id, nombre: nombre, zona: zona, plazas: plazas)) {
+                .json(TablesJSON.mesa($0, enlace: try tables.enlace(mesaID: $0.id)))
+            }
         }
         router.add(.DELETE, "/mesas/:id", .staff(.gerente)) { r in
             r.after(tables.retire(id: try Self.mesaID(r.params))) { HTTPResponse(status: .noContent) }

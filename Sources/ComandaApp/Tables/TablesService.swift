@@ -46,6 +46,16 @@ final class TablesService: Sendable {
         return (TablesJSON.floorBody(items: floor.items, at: now()), floor.tag)
     }
 
+    /// The manager's floor: every table with its link (never cached: only
+    /// the manager asks, and the links stay out of the shared copy).
+    func managerFloorBody() throws -> (body: String, tag: String) {
+        let floor = TablesJSON.floorItems(try self.floor(), enlaces: try database.enlaces())
+        return (TablesJSON.floorBody(items: floor.items, at: now()), floor.tag)
+    }
+
+    /// A table's link, for the manager.
+    func enlace(mesaID: Int64) throws -> String? { try database.enlace(mesaID: mesaID) }
+
     func mesa(id: Int64) throws -> Mesa {
         guard let mesa = try database.mesa(id: id) else { throw MesaError.notFound }
         return mesa

@@ -12,9 +12,10 @@ struct WaitlistRoutes: Feature {
     func register(on router: inout Routes) {
         let waitlist = waitlist, pages = pages
         // The page's own name without a token is no page: the same "not valid" page, not the guest page with nobody in it.
-        router.add(.GET, "/espera", .anyone) { _ in GuestPage.notFound }
+        router.add(.GET, "/espera", .anyone) { _ in LinkPage.esperaNotFound }
         router.add(.GET, "/espera/:token", .anyone) { r in
-            try GuestPage.response(token: r.params["token"] ?? "", waitlist: waitlist, pages: pages)
+            LinkPage.response(found: try waitlist.guest(token: r.params["token"] ?? "") != nil, page: "/espera.html",
+                              gone: LinkPage.esperaGone, pages: pages)
         }
         router.add(.GET, "/reservations", .anyone) { _ in
             let (body, tag) = try WaitlistJSON.list(waitlist)

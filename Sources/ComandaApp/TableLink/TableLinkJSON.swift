@@ -1,0 +1,43 @@
+import ComandaCore
+
+/// The table's link as its guests see it: the table's name and, while
+/// seated, the check's lines with their states and the money; no ids, no
+/// staff, no tokens (`JSONWriter`, keys sorted).
+enum TableLinkJSON {
+    /// The link's address for `token`.
+    static func path(_ token: String) -> String { "/m/" + token }
+
+    /// `{"mesa", "cuenta": null | {"lineas", "total", "pendiente", "pide_cuenta"}}` and its weak tag.
+    static func vista(mesa: String, cuenta: Cuenta?) -> (body: String, tag: String) {
+        let body = JSONWriter.write(capacity: 120 + (cuenta?.lineas.count ?? 0) * 160) { w in
+            w.object { w in
+                w.key("cuenta")
+                if let c = cuenta {
+                    w.object { w in
+                        w.key("lineas")
+                        w.array(c.lineas) { w, l in
+                            w.object { w in
+                                w.key("cantidad"); w.int(l.cantidad)
+                                w.key("curso"); w.int(l.curso)
+                                w.key("estado"); w.string(l.estado.rawValue)
+                                w.key("nombre"); w.string(l.nombre)
+                                w.key("notas"); w.string(l.notas)
+                                w.key("opciones"); w.elegidas(l.opciones)
+                                w.key("subtotal"); w.money(l.subtotalCentimos)
+                            }
+                        }
+                        w.key("pendiente"); w.money(c.pendienteCentimos)
+                        w.key("pide_cuenta"); w.bool(c.pideCuenta)
+                        w.key("total"); w.money(c.totalCentimos)
+                    }
+                } else {
+                    w.null()
+                }
+                w.key("mesa"); w.string(mesa)
+            }
+        }
+        var hash = FNV1a()
+        hash.add(body)
+        return (body, "W/\"" + hash.hex + "\"")
+    }
+}

@@ -1,0 +1,78 @@
+import ComandaCore
+import ComandaHTTP
+
+/// The table's own link: the guests' `/m/{token}…` (the link is the key;
+/// an unknown one is 404 everywhere, the page a short HTML page) and the
+/// manager's `POST /mesas/{id}/enlace` and `GET /mesas/{id}/qr.png`.
+struct TableLinkRoutes: Feature {
+    let links: TableLinkService
+    /// The pages (the table's page is `mesa.html`).
+    let pages: StaticFiles?
+    /// The setting `urlPublica` (no trailing slash), else nil: `http://` and the request's `Host`.
+    let urlPublica: String?
+
+    func register(on router: inout Routes) {
+        let links = links, pages = pages, urlPublica = urlPublica
+        router.add(.GET, "/m/:token", .anyone) { r in
+            LinkPage.response(found: try links.find(token: Self.token(r.params)) != nil, page: "/mesa.html", gone: LinkPage.mesaGone, pages: pages)
+        }
+        router.add(.GET, "/m/:token/cuenta", .anyone) { r in
+            let (body, tag) = try links.vista(try links.mesa(token: Self.token(r.params)))
+            var response = HTTPResponse.json(body)
+            response.headers.add("ETag", tag)
+            response.headers.add("Cache-Control", "no-cache")
+            response.headers.add("Referrer-Policy", "no-referrer")
+            return response
+        }
+        // Answered after their commit, holding no thread meanwhile.
+        router.add(.POST, "/m/:token/lineas", .anyone) { r in
+            let token = Self.token(r.params)
+            _ = try links.mesa(token: token)
+            let body = try JSONBody(r.http)
+            let platoID = try body.int("plato_id")
+            guard platoID > 0 else { throw APIError.validation("plato_id", "is not a dish on the menu") }
+            let cantidad = try CuentaRules.cantidad(try body.optionalInt("cantidad") ?? 1)
+            let notas = body.has("notas") ? try CuentaRules.notas(try body.string("notas")) : ""
+            let opciones = body.has("opciones") ? try body.ints("opciones").map(Int64.init) : []
+            return r.after(links.addLinea(token: token, platoID: Int64(platoID), cantidad: cantidad, notas: notas, opciones: opciones)) {
+                .json(ChecksJSON.linea($0), status: .created)
+            }
+        }
+        router.add(.POST, "/m/:token/pide-cuenta", .anyone) { r in
+            let token = Self.token(r.params)
+            return r.after(links.pideCuenta(token: token)) { _ in
+                .json(try links.vista(try links.mesa(token: token)).body)
+            }
+        }
+        router.add(.POST, "/mesas/:id/enlace", .staff(.gerente)) { r in
+            r.after(links.regenerate(mesaID: try TablesRoutes.mesaID(r.params))) { mesa, token in
+                .json(TablesJSON.mesa(mesa, enlace: token))
+            }
+        }
+        router.add(.GET, "/mesas/:id/qr.png", .staff(.gerente)) { r in
+            let base = try urlPublica ?? Self.base(host: r.http.headers["Host"])
+            let (png, link) = try links.qr(mesaID: try TablesRoutes.mesaID(r.params), base: base)
+            var response = HTTPResponse(status: .ok, body: png)
+            response.headers.add("Content-Type", "image/png")
+            // Named by the link it encodes: a new link (or another host) is a new image.
+            var hash = FNV1a()
+            hash.add(link)
+            response.headers.add("ETag", "\"" + hash.hex + "\"")
+            response.headers.add("Cache-Control", "private, no-cache")
+            return response
+        }
+    }
+
+    static func token(_ params: PathParameters) -> String { params["token"] ?? "" }
+
+    /// `http://` and the request's `Host`, when it is a plain host name or address (and port).
+    static func base(host: String?) throws -> String {
+        guard let host, !host.isEmpty, host.utf8.count <= 255, host.utf8.allSatisfy({ b in
+            (0x30...0x39).contains(b) || (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b) || b == 0x2E || b == 0x2D
+                || b == 0x3A || b == 0x5B || b == 0x5D
+        }) else {
+            throw APIError(.badRequest, "host", "The request's Host is not a host name: set urlPublica in the configuration.")
+        }
+        return "http://" + host
+    }
+}
