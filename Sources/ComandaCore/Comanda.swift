@@ -223,7 +223,7 @@ public enum CuentaRules {
 
     /// Notes: 0…200 characters, trimmed, no control or direction-override characters.
     public static func notas(_ text: String) throws(CuentaError) -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = TextRules.trimmed(text)
         guard trimmed.count <= 200 else { throw .invalid(field: "notas", problem: "must be at most 200 characters") }
         guard !TextRules.hasForbiddenScalar(trimmed, allowNewline: true) else { throw .invalid(field: "notas", problem: TextRules.problem) }
         return trimmed

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a name or a free text a person wrote may not contain, in one place:
 /// control characters (a newline only where the text allows it), and the
 /// bidirectional formatting characters that reorder what follows them
@@ -7,14 +9,31 @@
 public enum TextRules {
     /// Whether `s` holds a scalar that no name or text may hold.
     public static func hasForbiddenScalar(_ s: String, allowNewline: Bool = false) -> Bool {
-        s.unicodeScalars.contains { isForbidden($0, allowNewline: allowNewline) }
+        // Most text is printable ASCII: its bytes answer without decoding a scalar.
+        var ascii = true
+        for b in s.utf8 {
+            if b >= 0x80 { ascii = false; break }
+            if b < 0x20 || b == 0x7F { if !(allowNewline && b == 0x0A) { return true } }
+        }
+        if ascii { return false }
+        return s.unicodeScalars.contains { isForbidden($0, allowNewline: allowNewline) }
     }
 
     /// One scalar: a control character (but a newline where allowed) or a bidirectional formatting one.
+    /// The control characters (general category Cc) are exactly U+0000–U+001F and U+007F–U+009F.
     public static func isForbidden(_ scalar: Unicode.Scalar, allowNewline: Bool = false) -> Bool {
         let v = scalar.value
         if (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) { return true }
-        return scalar.properties.generalCategory == .control && !(allowNewline && scalar == "\n")
+        return (v < 0x20 || (0x7F...0x9F).contains(v)) && !(allowNewline && scalar == "\n")
+    }
+
+    /// `text` without the white space and newlines at its ends; as it is
+    /// (no copy, no Foundation) when it starts and ends with a printable ASCII character.
+    public static func trimmed(_ text: String) -> String {
+        guard let first = text.utf8.first, let last = text.utf8.last else { return text }
+        let plain = { (b: UInt8) in b > 0x20 && b < 0x7F }
+        if plain(first) && plain(last) { return text }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// The problem to report when `hasForbiddenScalar` holds.

@@ -18,25 +18,43 @@ public enum JSONText {
         if !needsEscaping(s) {
             out += s
         } else {
-            for scalar in s.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
-                default:
-                    if scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029
-                        || scalar.value == 0xFEFF {
-                        let hex = String(scalar.value, radix: 16)
-                        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                    } else {
-                        out.unicodeScalars.append(scalar)
-                    }
+            appendEscaped(s, to: &out)
+        }
+        out += "\""
+    }
+
+    /// `s`'s scalars, escaped as a JSON string's contents.
+    private static func appendEscaped(_ s: String, to out: inout String) {
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029
+                    || scalar.value == 0xFEFF {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
                 }
             }
         }
-        out += "\""
+    }
+
+    /// `appendQuoted`, as UTF-8 bytes.
+    public static func appendQuoted(_ s: String, to out: inout [UInt8]) {
+        out.append(0x22)
+        if !needsEscaping(s) {
+            out.append(contentsOf: s.utf8)
+        } else {
+            var text = ""
+            appendEscaped(s, to: &text)
+            out.append(contentsOf: text.utf8)
+        }
+        out.append(0x22)
     }
 
     /// Whether any byte of `s` must be escaped: control bytes, DEL, quote,

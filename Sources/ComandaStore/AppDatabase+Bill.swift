@@ -60,8 +60,7 @@ extension AppDatabase {
             case .anulada: throw CuentaError.cerrada
             case .abierta: break
             }
-            let lineas = try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Self.lineaColumns) FROM linea_cuenta WHERE cuenta_id = ? ORDER BY id"),
-                                          arguments: [cuentaID]).map(Self.lineaCuenta)
+            let lineas = try Row.fetchAll(db.cachedStatement(sql: Self.lineasDeCuenta), arguments: [cuentaID]).map(Self.lineaCuenta)
             guard !lineas.contains(where: { $0.estado == .pendiente }) else { throw CuentaError.lineasSinEnviar }
             let total = lineas.reduce(0) { $0 + $1.subtotalCentimos }
             let pendiente = total - cuenta.cobradoCentimos

@@ -10,6 +10,14 @@ extension AppDatabase {
     static let lineaColumns = """
         id, cuenta_id, plato_id, nombre, precio_unitario, cantidad, opciones, notas, curso, estado, origen, comanda_id, iva
         """
+    /// Every line of check `?1`, oldest first: its pending lines and the
+    /// lines of its comandas (no index holds every line by its check: v22).
+    static let lineasDeCuenta = """
+        SELECT \(lineaColumns) FROM linea_cuenta WHERE cuenta_id = ?1 AND estado = 'pendiente'
+        UNION ALL
+        SELECT \(lineaColumns) FROM linea_cuenta WHERE comanda_id IN (SELECT id FROM comanda WHERE cuenta_id = ?1)
+        ORDER BY id
+        """
     static let comandaColumns = """
         c.id, c.cuenta_id, c.mesa, c.curso, c.estado, c.enviada, c.marchada, c.preparada,
         u.id AS camarero_id, u.nombre AS camarero_nombre
@@ -81,7 +89,7 @@ extension AppDatabase {
     public func addLineaCuenta(cuentaID: Int64, platoID: Int64, cantidad: Int, curso: Int, notas: String,
                                opciones: [Int64], origen: OrigenLinea) -> PendingWrite<LineaCuenta> {
         checksWrite { db in
-            try Self.openCuenta(db, id: cuentaID)
+            try Self.checkOpen(db, id: cuentaID)
             return try Self.insertLinea(db, cuentaID: cuentaID, platoID: platoID, cantidad: cantidad, curso: curso, notas: notas,
                                         opciones: opciones, origen: origen)
         }
@@ -92,15 +100,18 @@ extension AppDatabase {
     /// included) frozen now. The waiter's and the table link's lines alike.
     static func insertLinea(_ db: Database, cuentaID: Int64, platoID: Int64, cantidad: Int, curso: Int, notas: String,
                             opciones: [Int64], origen: OrigenLinea) throws -> LineaCuenta {
-        guard let dish = try Row.fetchOne(db.cachedStatement(sql: """
+        // Read in place from the statement's cursor, by position (no row copied, no name looked up).
+        let cursor = try Row.fetchCursor(db.cachedStatement(sql: """
             SELECT nombre, precio_centimos, disponible, retirado_en, iva, opciones FROM plato WHERE id = ?
-            """), arguments: [platoID]), (dish["retirado_en"] as Int64?) == nil else {
+            """), arguments: [platoID])
+        guard let dish = try cursor.next(), (dish[3] as Int64?) == nil else {
             throw CuentaError.invalid(field: "plato_id", problem: "is not a dish on the menu")
         }
-        guard dish["disponible"] as Bool else { throw CuentaError.platoAgotado(nombre: dish["nombre"]) }
-        let elegidas = try elegir(Self.opciones(dish["opciones"]), opciones)
-        let precio = (dish["precio_centimos"] as Int) + elegidas.reduce(0) { $0 + $1.precioCentimos }
-        let nombre: String = dish["nombre"], iva: Int = dish["iva"]
+        let nombre: String = dish[0], iva: Int = dish[4], precioPlato: Int = dish[1], disponible: Bool = dish[2]
+        let grupos: String = dish[5]
+        guard disponible else { throw CuentaError.platoAgotado(nombre: nombre) }
+        let elegidas = try elegir(Self.opciones(grupos), opciones)
+        let precio = precioPlato + elegidas.reduce(0) { $0 + $1.precioCentimos }
         try db.cachedStatement(sql: """
             INSERT INTO linea_cuenta (cuenta_id, plato_id, nombre, precio_unitario, cantidad, opciones, notas, curso, origen, iva)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -123,7 +134,7 @@ extension AppDatabase {
     /// Changes a `pendiente` line (nil: keep).
     public func updateLineaCuenta(cuentaID: Int64, lineaID: Int64, cantidad: Int?, curso: Int?, notas: String?) -> PendingWrite<LineaCuenta> {
         checksWrite { db in
-            try Self.openCuenta(db, id: cuentaID)
+            try Self.checkOpen(db, id: cuentaID)
             try Self.pendingLinea(db, cuentaID: cuentaID, id: lineaID)
             try db.cachedStatement(sql: """
                 UPDATE linea_cuenta SET cantidad = coalesce(?, cantidad), curso = coalesce(?, curso), notas = coalesce(?, notas)
@@ -137,7 +148,7 @@ extension AppDatabase {
     /// Deletes a `pendiente` line.
     public func deleteLineaCuenta(cuentaID: Int64, lineaID: Int64) -> PendingWrite<Void> {
         checksWrite { db in
-            try Self.openCuenta(db, id: cuentaID)
+            try Self.checkOpen(db, id: cuentaID)
             try Self.pendingLinea(db, cuentaID: cuentaID, id: lineaID)
             try db.cachedStatement(sql: "DELETE FROM linea_cuenta WHERE id = ? AND estado = 'pendiente'").execute(arguments: [lineaID])
         }
@@ -147,7 +158,7 @@ extension AppDatabase {
     public func anularLineaCuenta(cuentaID: Int64, lineaID: Int64, motivo: String, gerenteID: Int64? = nil,
                                   now: Int64) -> PendingWrite<(LineaCuenta, Comanda?)> {
         checksWrite { db in
-            try Self.openCuenta(db, id: cuentaID)
+            try Self.checkOpen(db, id: cuentaID)
             guard let linea = try Self.lineaCuenta(db, cuentaID: cuentaID, id: lineaID) else { throw CuentaError.lineaNotFound }
             if MovimientoLinea.anular.from.contains(linea.estado) {
                 // A void never takes away money already invoiced: not a line paid
@@ -155,8 +166,7 @@ extension AppDatabase {
                 let paid = try Bool.fetchOne(db.cachedStatement(sql: """
                     SELECT EXISTS (SELECT 1 FROM factura_linea fl JOIN factura f ON f.id = fl.factura_id WHERE fl.linea_id = ? AND f.estado = 'emitida')
                     """), arguments: [lineaID]) ?? false
-                let lineas = try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Self.lineaColumns) FROM linea_cuenta WHERE cuenta_id = ?"),
-                                              arguments: [cuentaID]).map(Self.lineaCuenta)
+                let lineas = try Row.fetchAll(db.cachedStatement(sql: Self.lineasDeCuenta), arguments: [cuentaID]).map(Self.lineaCuenta)
                 let left = Cobro.pendientePorTipo(lineas: lineas, facturado: try Self.desglosesEmitidos(db, cuentaID: cuentaID))
                 guard !paid, left[linea.iva, default: 0] >= linea.subtotalCentimos else { throw CuentaError.lineaCobrada }
             }
@@ -209,7 +219,7 @@ extension AppDatabase {
     /// Fires every held comanda of `curso`.
     public func marcharCuenta(cuentaID: Int64, curso: Int, now: Int64) -> PendingWrite<[Comanda]> {
         checksWrite { db in
-            try Self.openCuenta(db, id: cuentaID)
+            try Self.checkOpen(db, id: cuentaID)
             let ids = try Int64.fetchAll(db.cachedStatement(sql: """
                 UPDATE comanda SET estado = 'marchada', marchada = ? WHERE cuenta_id = ? AND curso = ? AND estado = 'en_espera' RETURNING id
                 """), arguments: [now, cuentaID, curso])
@@ -229,7 +239,7 @@ extension AppDatabase {
     /// The waiter has taken a ready comanda to the table.
     public func comandaServida(cuentaID: Int64, id: Int64, now: Int64) -> PendingWrite<Comanda> {
         checksWrite { db in
-            try Self.openCuenta(db, id: cuentaID)
+            try Self.checkOpen(db, id: cuentaID)
             return try Self.moveComanda(db, id: id, cuentaID: cuentaID, from: .preparada, to: .servida, now: now)
         }
     }
@@ -239,7 +249,7 @@ extension AppDatabase {
     /// occupation ends and a new one begins. Comandas keep the old name.
     public func moverCuenta(cuentaID: Int64, mesaID: Int64, now: Int64) -> PendingWrite<Cuenta> {
         checksWrite { db in
-            try Self.openCuenta(db, id: cuentaID)
+            try Self.checkOpen(db, id: cuentaID)
             guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT mesa_id, comensales FROM cuenta WHERE id = ?"),
                                              arguments: [cuentaID]) else { throw CuentaError.notFound }
             let from: Int64 = row["mesa_id"], comensales: Int = row["comensales"]
@@ -269,6 +279,14 @@ extension AppDatabase {
 
     /// The check's table name, if the check is open: else 404 or 409 `cuenta_cerrada`.
     @discardableResult
+    /// The check is open: else 404 or 409 `cuenta_cerrada` (its table's name not read).
+    static func checkOpen(_ db: Database, id: Int64) throws {
+        guard let estado = try String.fetchOne(db.cachedStatement(sql: "SELECT estado FROM cuenta WHERE id = ?"), arguments: [id]) else {
+            throw CuentaError.notFound
+        }
+        guard estado == EstadoCuenta.abierta.rawValue else { throw CuentaError.cerrada }
+    }
+
     static func openCuenta(_ db: Database, id: Int64) throws -> String {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: """
             SELECT c.estado, m.nombre FROM cuenta c JOIN mesa m ON m.id = c.mesa_id WHERE c.id = ?
@@ -312,15 +330,18 @@ extension AppDatabase {
     static func cuentaConLineas(_ db: Database, id: Int64) throws -> Cuenta? {
         guard try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM cuenta WHERE id = ?"), arguments: [id]) != nil else { return nil }
         var cuenta = try cuenta(db, id: id)
-        cuenta.lineas = try Row.fetchAll(db.cachedStatement(sql: "SELECT \(lineaColumns) FROM linea_cuenta WHERE cuenta_id = ? ORDER BY id"),
-                                         arguments: [id]).map(lineaCuenta)
+        cuenta.lineas = try Row.fetchAll(db.cachedStatement(sql: lineasDeCuenta), arguments: [id]).map(lineaCuenta)
         return cuenta
     }
 
     /// The sum of a check's lines (voided ones count 0), in cents.
     static func cuentaTotal(_ db: Database, id: Int64) throws -> Int {
         try Int.fetchOne(db.cachedStatement(sql: """
-            SELECT coalesce(sum(precio_unitario * cantidad), 0) FROM linea_cuenta WHERE cuenta_id = ? AND estado != 'anulada'
+            SELECT coalesce(sum(precio_unitario * cantidad), 0) FROM (
+                SELECT precio_unitario, cantidad FROM linea_cuenta WHERE cuenta_id = ?1 AND estado = 'pendiente'
+                UNION ALL
+                SELECT precio_unitario, cantidad FROM linea_cuenta
+                WHERE comanda_id IN (SELECT id FROM comanda WHERE cuenta_id = ?1) AND estado != 'anulada')
             """), arguments: [id]) ?? 0
     }
 
@@ -329,12 +350,14 @@ extension AppDatabase {
                          arguments: [id, cuentaID]).map(lineaCuenta)
     }
 
+    /// A line from a row of `lineaColumns`, by position (a name is looked up
+    /// case-insensitively, lowercased on every read: this is table service's hottest read).
     static func lineaCuenta(_ row: Row) -> LineaCuenta {
-        LineaCuenta(id: row["id"], cuentaID: row["cuenta_id"], platoID: row["plato_id"], nombre: row["nombre"],
-                    precioUnitarioCentimos: row["precio_unitario"], cantidad: row["cantidad"],
-                    opciones: elegidas(row["opciones"]), notas: row["notas"], curso: row["curso"],
-                    estado: EstadoLinea(rawValue: row["estado"]) ?? .pendiente,
-                    origen: OrigenLinea(rawValue: row["origen"]) ?? .camarero, comandaID: row["comanda_id"], iva: row["iva"])
+        LineaCuenta(id: row[0], cuentaID: row[1], platoID: row[2], nombre: row[3],
+                    precioUnitarioCentimos: row[4], cantidad: row[5],
+                    opciones: elegidas(row[6]), notas: row[7], curso: row[8],
+                    estado: EstadoLinea(rawValue: row[9]) ?? .pendiente,
+                    origen: OrigenLinea(rawValue: row[10]) ?? .camarero, comandaID: row[11], iva: row[12])
     }
 
     /// A line's frozen options, kept as JSON `[{"grupo","valor","precio"}]` (cents).

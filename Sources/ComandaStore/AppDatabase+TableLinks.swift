@@ -107,7 +107,7 @@ extension AppDatabase {
     private static func seatedCheck(_ db: Database, enlace token: String) throws -> Int64 {
         guard let mesa = try mesa(db, enlace: token) else { throw CuentaError.enlaceNotFound }
         guard mesa.estado == .ocupada, let cuentaID = mesa.cuentaID else { throw CuentaError.mesaSinCuenta }
-        try openCuenta(db, id: cuentaID)
+        try checkOpen(db, id: cuentaID)
         return cuentaID
     }
 }

@@ -6,10 +6,13 @@ import ComandaRuntime
 /// order written (the contract's keys are sorted, and a debug build checks
 /// that each object's keys come in order), strings escaped by `JSONText`,
 /// money from integer cents (`7.5`, `7`, `0.05`: never through a binary
-/// float), times as ISO 8601 in UTC (`UTCTime`). It appends to one string,
-/// as the hand-joined answers it replaced did, so it costs what they cost.
+/// float), times as ISO 8601 in UTC (`UTCTime`). It appends UTF-8 bytes to
+/// one buffer (a `String` checked the ASCII-ness of every small append, a
+/// visible cost of table service's answers) and is read as text once.
 struct JSONWriter {
-    private(set) var text = ""
+    private(set) var bytes: [UInt8] = []
+    /// What was written, as text.
+    var text: String { String(decoding: bytes, as: UTF8.self) }
     /// Whether the next member or element needs a comma before it.
     private var needsComma = false
     #if DEBUG
@@ -18,14 +21,19 @@ struct JSONWriter {
     #endif
 
     init(capacity: Int = 256) {
-        text.reserveCapacity(capacity)
+        bytes.reserveCapacity(capacity)
     }
 
     /// A whole value written by `body` (an object, an array).
     static func write(capacity: Int = 256, _ body: (inout JSONWriter) -> Void) -> String {
+        String(decoding: writeBytes(capacity: capacity, body), as: UTF8.self)
+    }
+
+    /// `write`, as the UTF-8 bytes an answer's body is made of (no text in between).
+    static func writeBytes(capacity: Int = 256, _ body: (inout JSONWriter) -> Void) -> [UInt8] {
         var writer = JSONWriter(capacity: capacity)
         body(&writer)
-        return writer.text
+        return writer.bytes
     }
 
     // MARK: - Containers
@@ -33,7 +41,7 @@ struct JSONWriter {
     /// `{…}`: its members are written by `body`.
     mutating func object(_ body: (inout JSONWriter) -> Void) {
         separate()
-        text += "{"
+        bytes.append(0x7B)
         needsComma = false
         #if DEBUG
         lastKeys.append("")
@@ -42,17 +50,17 @@ struct JSONWriter {
         #if DEBUG
         lastKeys.removeLast()
         #endif
-        text += "}"
+        bytes.append(0x7D)
         needsComma = true
     }
 
     /// `[…]`: its elements are written by `body`.
     mutating func array(_ body: (inout JSONWriter) -> Void) {
         separate()
-        text += "["
+        bytes.append(0x5B)
         needsComma = false
         body(&self)
-        text += "]"
+        bytes.append(0x5D)
         needsComma = true
     }
 
@@ -65,7 +73,7 @@ struct JSONWriter {
 
     mutating func string(_ s: String) {
         separate()
-        JSONText.appendQuoted(s, to: &text)
+        JSONText.appendQuoted(s, to: &bytes)
     }
 
     mutating func string(_ s: String?) {
@@ -75,7 +83,7 @@ struct JSONWriter {
 
     mutating func int<N: BinaryInteger>(_ n: N) {
         separate()
-        text += String(n)
+        Self.appendDecimal(Int64(n), to: &bytes)
     }
 
     mutating func int<N: BinaryInteger>(_ n: N?) {
@@ -85,12 +93,12 @@ struct JSONWriter {
 
     mutating func bool(_ b: Bool) {
         separate()
-        text += b ? "true" : "false"
+        append(b ? "true" : "false")
     }
 
     mutating func null() {
         separate()
-        text += "null"
+        append("null")
     }
 
     /// An amount, or `null`.
@@ -102,27 +110,29 @@ struct JSONWriter {
     /// Cents as an exact decimal number: `750` → `7.5`, `700` → `7`, `5` → `0.05`.
     mutating func money(_ cents: Int) {
         separate()
-        Self.appendMoney(cents, to: &text)
+        Self.appendMoney(cents, to: &bytes)
     }
 
     /// A time as ISO 8601 in UTC (`2026-11-22T19:30:05Z`), or `null`.
     mutating func time(_ t: Int64?) {
         guard let t else { return null() }
         separate()
-        text += "\"" + UTCTime.iso8601(t) + "\""
+        bytes.append(0x22)
+        bytes.append(contentsOf: UTCTime.iso8601(t).utf8)
+        bytes.append(0x22)
     }
 
     /// A number of tenths with one decimal (`123` → `12.3`), or `null`.
     mutating func tenths<N: BinaryInteger>(_ n: N?) {
         guard let n else { return null() }
         separate()
-        text += (n < 0 ? "-" : "") + "\(n.magnitude / 10).\(n.magnitude % 10)"
+        bytes.append(contentsOf: ((n < 0 ? "-" : "") + "\(n.magnitude / 10).\(n.magnitude % 10)").utf8)
     }
 
     /// JSON already written (an order's text kept by the kitchen's board).
     mutating func raw(_ json: String) {
         separate()
-        text += json
+        bytes.append(contentsOf: json.utf8)
     }
 
     /// The key of the next member; its value follows (any of the above).
@@ -135,33 +145,63 @@ struct JSONWriter {
         }
         #endif
         separate()
-        text += "\""
-        name.withUTF8Buffer { text += String(decoding: $0, as: UTF8.self) }
-        text += "\":"
+        bytes.append(0x22)
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(0x22)
+        bytes.append(0x3A)
         needsComma = false
     }
 
     private mutating func separate() {
-        if needsComma { text += "," }
+        if needsComma { bytes.append(0x2C) }
         needsComma = true
+    }
+
+    private mutating func append(_ literal: StaticString) {
+        literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
     /// The money text alone (for an answer that is not JSON: none yet; and tests).
     static func moneyText(_ cents: Int) -> String {
-        var out = ""
+        var out: [UInt8] = []
         appendMoney(cents, to: &out)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
-    private static func appendMoney(_ cents: Int, to out: inout String) {
-        if cents < 0 { out += "-" }
+    private static func appendMoney(_ cents: Int, to out: inout [UInt8]) {
+        if cents < 0 { out.append(0x2D) }
         let whole = cents.magnitude / 100, fraction = cents.magnitude % 100
-        out += String(whole)
+        appendDecimal(UInt64(whole), to: &out)
         if fraction == 0 { return }
+        out.append(0x2E)
         if fraction % 10 == 0 {
-            out += "." + String(fraction / 10)
+            out.append(0x30 + UInt8(fraction / 10))
         } else {
-            out += (fraction < 10 ? ".0" : ".") + String(fraction)
+            out.append(0x30 + UInt8(fraction / 10))
+            out.append(0x30 + UInt8(fraction % 10))
+        }
+    }
+
+    /// The decimal digits of `n` (and its sign).
+    private static func appendDecimal(_ n: Int64, to out: inout [UInt8]) {
+        if n < 0 { out.append(0x2D) }
+        appendDecimal(n.magnitude, to: &out)
+    }
+
+    private static func appendDecimal(_ n: UInt64, to out: inout [UInt8]) {
+        guard n >= 10 else { out.append(0x30 + UInt8(n)); return }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var rest = n
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            while rest > 0 {
+                buffer[19 - count] = 0x30 + UInt8(rest % 10)
+                rest /= 10
+                count += 1
+            }
+            out.append(contentsOf: buffer[(20 - count)...])
         }
     }
 }
@@ -169,6 +209,6 @@ struct JSONWriter {
 extension HTTPResponse {
     /// A JSON answer written by `body`.
     static func json(status: HTTPStatus = .ok, capacity: Int = 256, _ body: (inout JSONWriter) -> Void) -> HTTPResponse {
-        .json(JSONWriter.write(capacity: capacity, body), status: status)
+        .json(JSONWriter.writeBytes(capacity: capacity, body), status: status)
     }
 }

@@ -11,17 +11,18 @@ enum ChecksJSON {
         JSONWriter.write(capacity: 64 + list.count * 600) { w in w.array(list) { w, c in w.cuenta(c) } }
     }
 
-    static func linea(_ l: LineaCuenta) -> String {
-        JSONWriter.write(capacity: 260) { $0.linea(l) }
+    /// A line, as an answer's body.
+    static func linea(_ l: LineaCuenta) -> [UInt8] {
+        JSONWriter.writeBytes(capacity: 300) { $0.linea(l) }
     }
 
     static func comanda(_ c: Comanda) -> String {
         JSONWriter.write(capacity: 300 + c.lineas.count * 260) { $0.comanda(c) }
     }
 
-    /// `{"comandas": […]}`.
-    static func comandas(_ list: [Comanda]) -> String {
-        JSONWriter.write(capacity: 64 + list.count * 600) { w in
+    /// `{"comandas": […]}`, as an answer's body.
+    static func comandas(_ list: [Comanda]) -> [UInt8] {
+        JSONWriter.writeBytes(capacity: 64 + list.count * 600) { w in
             w.object { w in
                 w.key("comandas"); w.array(list) { w, c in w.comanda(c) }
             }
