@@ -265,8 +265,10 @@ final class HTTPConnection: @unchecked Sendable {
 
     /// The answer to come has arrived (on the worker queue): it is written,
     /// and requests that arrived meanwhile are answered.
-    private func finishAwaited(_ response: HTTPResponse) {
+    private func finishAwaited(_ given: HTTPResponse) {
         guard state == .awaiting, let awaited else { return }
+        // An answer handed over to be made here (off the store's writer) is made now.
+        let response = given.made?() ?? given
         if response.pending != nil {
             // An answer that is itself to come later: wait for that one.
             waitFor(response)

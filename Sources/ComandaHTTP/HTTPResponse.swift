@@ -14,6 +14,11 @@ public struct HTTPResponse: Sendable {
     /// The answer is still being made (`later`): the connection waits for
     /// the promised one instead, which replaces this response whole.
     public var pending: Promise<HTTPResponse>?
+    /// The answer is ready to be made, by the connection on its own thread:
+    /// a promise fulfilled on the store's writer hands over this instead of
+    /// the answer, so the writer goes on to its next batch while the answer
+    /// (its JSON, headers, gzip) is made. It replaces this response whole.
+    public var made: (@Sendable () -> HTTPResponse)?
 
     /// Creates a response.
     public init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
@@ -39,10 +44,18 @@ public struct HTTPResponse: Sendable {
         return response
     }
 
+    /// An answer made by `make` where it is to be written (see `made`).
+    public static func made(by make: @escaping @Sendable () -> HTTPResponse) -> HTTPResponse {
+        var response = HTTPResponse(status: .ok)
+        response.made = make
+        return response
+    }
+
     /// This response, or (if it is to come later) the answer once given,
     /// waiting for it: for callers that may block (tests, the command
     /// line), never an event loop.
     public func settled() -> HTTPResponse {
+        if let made { return made().settled() }
         guard let pending else { return self }
         return pending.wait().settled()
     }

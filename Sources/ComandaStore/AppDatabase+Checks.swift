@@ -89,34 +89,49 @@ extension AppDatabase {
     public func addLineaCuenta(cuentaID: Int64, platoID: Int64, cantidad: Int, curso: Int, notas: String,
                                opciones: [Int64], origen: OrigenLinea) -> PendingWrite<LineaCuenta> {
         checksWrite { db in
-            try Self.checkOpen(db, id: cuentaID)
-            return try Self.insertLinea(db, cuentaID: cuentaID, platoID: platoID, cantidad: cantidad, curso: curso, notas: notas,
-                                        opciones: opciones, origen: origen)
+            try Self.insertLinea(db, cuentaID: cuentaID, platoID: platoID, cantidad: cantidad, curso: curso, notas: notas,
+                                 opciones: opciones, origen: origen, checkingOpen: true)
         }
     }
 
     /// A new `pendiente` line on an open check: the dish in service and not
     /// sold out, its options by the dish's rules, its price (options
     /// included) frozen now. The waiter's and the table link's lines alike.
+    ///
+    /// `checkingOpen`: the check's being open is checked by the insert
+    /// itself (one statement less on the hottest write); a refusal of the
+    /// dish still answers for the check first (404, `cuenta_cerrada`).
     static func insertLinea(_ db: Database, cuentaID: Int64, platoID: Int64, cantidad: Int, curso: Int, notas: String,
-                            opciones: [Int64], origen: OrigenLinea) throws -> LineaCuenta {
+                            opciones: [Int64], origen: OrigenLinea, checkingOpen: Bool = false) throws -> LineaCuenta {
         // Read in place from the statement's cursor, by position (no row copied, no name looked up).
         let cursor = try Row.fetchCursor(db.cachedStatement(sql: """
             SELECT nombre, precio_centimos, disponible, retirado_en, iva, opciones FROM plato WHERE id = ?
             """), arguments: [platoID])
         guard let dish = try cursor.next(), (dish[3] as Int64?) == nil else {
+            if checkingOpen { try checkOpen(db, id: cuentaID) }
             throw CuentaError.invalid(field: "plato_id", problem: "is not a dish on the menu")
         }
         let nombre: String = dish[0], iva: Int = dish[4], precioPlato: Int = dish[1], disponible: Bool = dish[2]
         let grupos: String = dish[5]
-        guard disponible else { throw CuentaError.platoAgotado(nombre: nombre) }
-        let elegidas = try elegir(Self.opciones(grupos), opciones)
+        let elegidas: [OpcionElegida]
+        do {
+            guard disponible else { throw CuentaError.platoAgotado(nombre: nombre) }
+            elegidas = try elegir(Self.opciones(grupos), opciones)
+        } catch {
+            if checkingOpen { try checkOpen(db, id: cuentaID) }
+            throw error
+        }
         let precio = precioPlato + elegidas.reduce(0) { $0 + $1.precioCentimos }
         try db.cachedStatement(sql: """
             INSERT INTO linea_cuenta (cuenta_id, plato_id, nombre, precio_unitario, cantidad, opciones, notas, curso, origen, iva)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE ? OR EXISTS (SELECT 1 FROM cuenta WHERE id = ? AND estado = 'abierta')
             """).execute(arguments: [cuentaID, platoID, nombre, precio, cantidad, Self.elegidasJSON(elegidas),
-                                     notas, curso, origen.rawValue, iva])
+                                     notas, curso, origen.rawValue, iva, !checkingOpen, cuentaID])
+        if db.changesCount == 0 {
+            // Not inserted: the check is unknown or closed (this says which).
+            try checkOpen(db, id: cuentaID)
+            throw CuentaError.cerrada
+        }
         // The line as written (not read back: a line is most of table service's writes).
         return LineaCuenta(id: db.lastInsertedRowID, cuentaID: cuentaID, platoID: platoID, nombre: nombre, precioUnitarioCentimos: precio,
                            cantidad: cantidad, opciones: elegidas, notas: notas, curso: curso, estado: .pendiente, origen: origen, iva: iva)
@@ -187,32 +202,43 @@ extension AppDatabase {
 
     /// Sends every `pendiente` line: one comanda per course present, course
     /// 1 fired at once, later courses held.
-    public func enviarCuenta(cuentaID: Int64, camareroID: Int64?, now: Int64) -> PendingWrite<[Comanda]> {
+    public func enviarCuenta(cuentaID: Int64, camarero: Persona?, now: Int64) -> PendingWrite<[Comanda]> {
         checksWrite { db in
             let mesa = try Self.openCuenta(db, id: cuentaID)
             let cursos = try Int.fetchAll(db.cachedStatement(sql: """
                 SELECT DISTINCT curso FROM linea_cuenta WHERE cuenta_id = ? AND estado = 'pendiente'
                 """), arguments: [cuentaID])
             guard !cursos.isEmpty else { throw CuentaError.nadaQueEnviar }
-            let camarero = try camareroID.flatMap { id in
-                try String.fetchOne(db.cachedStatement(sql: "SELECT nombre FROM usuario WHERE id = ?"), arguments: [id]).map { Persona(id: id, nombre: $0) }
-            }
-            var sent: [Comanda] = []
-            for (curso, estado) in CuentaRules.envio(cursos: Set(cursos)) {
+            let envio = CuentaRules.envio(cursos: Set(cursos))
+            var comandas: [(id: Int64, curso: Int, estado: EstadoComanda, marchada: Int64?)] = []
+            for (curso, estado) in envio {
                 let marchada: Int64? = estado == .marchada ? now : nil
                 try db.cachedStatement(sql: """
                     INSERT INTO comanda (cuenta_id, mesa, curso, estado, enviada, marchada, camarero_id) VALUES (?, ?, ?, ?, ?, ?, ?)
                     """).execute(arguments: [cuentaID, mesa, curso, estado.rawValue, now, marchada, camarero?.id])
-                let comandaID = db.lastInsertedRowID
-                // The lines moved come back from the statement that moves them (no second read).
-                let lineas = try Row.fetchAll(db.cachedStatement(sql: """
-                    UPDATE linea_cuenta SET estado = ?, comanda_id = ? WHERE cuenta_id = ? AND curso = ? AND estado = 'pendiente'
-                    RETURNING \(Self.lineaColumns)
-                    """), arguments: [estado.linea.rawValue, comandaID, cuentaID, curso]).map(Self.lineaCuenta).sorted { $0.id < $1.id }
-                sent.append(Comanda(id: comandaID, cuentaID: cuentaID, mesa: mesa, curso: curso, estado: estado, enviada: now,
-                                    marchada: marchada, preparada: nil, camarero: camarero, lineas: lineas))
+                comandas.append((db.lastInsertedRowID, curso, estado, marchada))
             }
-            return sent
+            // Every pending line moved to its course's comanda in one statement
+            // (one per set of courses, cached), which gives them back.
+            let cases = String(repeating: " WHEN ? THEN ?", count: comandas.count)
+            var arguments = StatementArguments()
+            for c in comandas { arguments += [c.curso, c.id] }
+            for c in comandas { arguments += [c.curso, c.estado.linea.rawValue] }
+            arguments += [cuentaID]
+            var lineas: [Int64: [LineaCuenta]] = [:]
+            let moved = try Row.fetchCursor(db.cachedStatement(sql: """
+                UPDATE linea_cuenta SET comanda_id = CASE curso\(cases) END, estado = CASE curso\(cases) END
+                WHERE cuenta_id = ? AND estado = 'pendiente'
+                RETURNING \(Self.lineaColumns)
+                """), arguments: arguments)
+            while let row = try moved.next() {
+                let linea = Self.lineaCuenta(row)
+                if let comandaID = linea.comandaID { lineas[comandaID, default: []].append(linea) }
+            }
+            return comandas.map { c in
+                Comanda(id: c.id, cuentaID: cuentaID, mesa: mesa, curso: c.curso, estado: c.estado, enviada: now, marchada: c.marchada,
+                        preparada: nil, camarero: camarero, lineas: (lineas[c.id] ?? []).sorted { $0.id < $1.id })
+            }
         }
     }
 
@@ -277,8 +303,6 @@ extension AppDatabase {
 
     // MARK: - Inside transactions
 
-    /// The check's table name, if the check is open: else 404 or 409 `cuenta_cerrada`.
-    @discardableResult
     /// The check is open: else 404 or 409 `cuenta_cerrada` (its table's name not read).
     static func checkOpen(_ db: Database, id: Int64) throws {
         guard let estado = try String.fetchOne(db.cachedStatement(sql: "SELECT estado FROM cuenta WHERE id = ?"), arguments: [id]) else {
@@ -287,6 +311,8 @@ extension AppDatabase {
         guard estado == EstadoCuenta.abierta.rawValue else { throw CuentaError.cerrada }
     }
 
+    /// The check's table name, if the check is open: else 404 or 409 `cuenta_cerrada`.
+    @discardableResult
     static func openCuenta(_ db: Database, id: Int64) throws -> String {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: """
             SELECT c.estado, m.nombre FROM cuenta c JOIN mesa m ON m.id = c.mesa_id WHERE c.id = ?

@@ -32,7 +32,7 @@ import Testing
         for (i, plato) in platos.enumerated() {
             _ = try db.addLineaCuenta(cuentaID: cuenta.id, platoID: plato, cantidad: i + 1, curso: 1, notas: "", opciones: [], origen: .camarero).wait()
         }
-        _ = try db.enviarCuenta(cuentaID: cuenta.id, camareroID: nil, now: Self.noon).wait()
+        _ = try db.enviarCuenta(cuentaID: cuenta.id, camarero: nil, now: Self.noon).wait()
         return try #require(try db.cuentaConLineas(id: cuenta.id))
     }
 

@@ -40,7 +40,7 @@ import Testing
         #expect(throws: (any Error).self) {
             try db.writer.write { try $0.execute(sql: "UPDATE linea_cuenta SET estado = 'marchada' WHERE id = ?", arguments: [linea.id]) }
         }
-        let comandas = try db.enviarCuenta(cuentaID: cuenta.id, camareroID: nil, now: 2).wait()
+        let comandas = try db.enviarCuenta(cuentaID: cuenta.id, camarero: nil, now: 2).wait()
         #expect(comandas.count == 1)
         #expect(throws: (any Error).self) {
             try db.writer.write { try $0.execute(sql: "UPDATE linea_cuenta SET estado = 'pendiente' WHERE id = ?", arguments: [linea.id]) }

@@ -40,7 +40,7 @@ import Testing
             let empty = Atomic<Int>(0)
             DispatchQueue.concurrentPerform(iterations: 4) { _ in
                 do {
-                    let comandas = try db.enviarCuenta(cuentaID: cuenta.id, camareroID: nil, now: 2_000).wait()
+                    let comandas = try db.enviarCuenta(cuentaID: cuenta.id, camarero: nil, now: 2_000).wait()
                     sent.withLock { $0.append(comandas) }
                 } catch CuentaError.nadaQueEnviar {
                     empty.add(1, ordering: .relaxed)
@@ -92,7 +92,7 @@ import Testing
         #expect(throws: CuentaError.lineaNoEnviada) { try db.anularLineaCuenta(cuentaID: cuenta.id, lineaID: linea.id, motivo: "x", now: 1).wait() }
         // Something to pay: the table cannot be freed.
         #expect(throws: MesaError.cuentaPendiente) { try db.liberar(mesaID: mesa.id, now: 3_000).wait() }
-        _ = try db.enviarCuenta(cuentaID: cuenta.id, camareroID: nil, now: 2_000).wait()
+        _ = try db.enviarCuenta(cuentaID: cuenta.id, camarero: nil, now: 2_000).wait()
         #expect(throws: CuentaError.lineaEnviada) {
             try db.updateLineaCuenta(cuentaID: cuenta.id, lineaID: linea.id, cantidad: 1, curso: nil, notas: nil).wait()
         }

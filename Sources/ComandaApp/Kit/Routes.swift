@@ -124,10 +124,19 @@ struct RouteRequest: Sendable {
     /// without holding a thread meanwhile: the write is handed to the
     /// store's writer, and the connection waits for the answer without a
     /// thread. What `answer` throws is mapped as a handler's thrown error is.
+    ///
+    /// The answer is made by the connection, not on the writer's thread
+    /// (which calls back once the batch has committed): the writer goes on
+    /// to its next batch, and its sync of the disk, while the answers of the
+    /// last one are made.
     func after<T>(_ write: PendingWrite<T>, _ answer: @escaping @Sendable (T) throws -> HTTPResponse) -> HTTPResponse {
-        later { reply in
-            write.then { result in reply(Result { try answer(result.get()) }) }
+        let pending = Promise<HTTPResponse>()
+        let finish = finish
+        write.then { result in
+            nonisolated(unsafe) let outcome = result
+            _ = pending.fulfil(.made { finish(Result { try answer(outcome.get()) }) })
         }
+        return .later(pending)
     }
 
     /// `after`, for an answer that reads (the legacy feed answers with the

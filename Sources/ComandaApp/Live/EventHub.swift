@@ -257,6 +257,11 @@ final class EventHub: Sendable {
         topics.withLock { $0.keys.filter { $0.hasPrefix(prefix) } }
     }
 
+    /// Whether any topic open now starts with `prefix` (cheaper than listing them).
+    func hasTopic(prefix: String) -> Bool {
+        topics.withLock { $0.keys.contains { $0.hasPrefix(prefix) } }
+    }
+
     /// Subscribers of a topic now (tests, metrics).
     func subscriberCount(_ name: String) -> Int {
         topic(name, create: false)?.state.withLock { $0.subscribers.count } ?? 0

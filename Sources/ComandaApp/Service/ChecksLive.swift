@@ -28,6 +28,8 @@ final class ChecksLive: Sendable {
         if !comandas.isEmpty, hub.isListened("cocina") {
             for comanda in comandas { hub.publish("cocina", event: "comanda", data: ChecksJSON.comanda(comanda)) }
         }
+        // Called on the writer's thread: nothing is queued while no waiter listens.
+        guard hub.isListened("cuentas") else { return }
         queue.async { [self] in
             guard hub.isListened("cuentas"), let service = checks.withLock({ $0.checks }) else { return }
             do {

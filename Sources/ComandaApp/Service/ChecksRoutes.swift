@@ -65,7 +65,7 @@ struct ChecksRoutes: Feature {
         }
         router.add(.POST, "/cuentas/:id/enviar", Self.waiters) { r in
             let cuentaID = try Self.id(r.params)
-            return r.after(checks.enviar(cuentaID: cuentaID, camareroID: try r.usuario.id)) { .json(ChecksJSON.comandas($0)) }
+            return r.after(checks.enviar(cuentaID: cuentaID, camarero: Persona(id: try r.usuario.id, nombre: try r.usuario.nombre))) { .json(ChecksJSON.comandas($0)) }
         }
         router.add(.POST, "/cuentas/:id/marchar", Self.waiters) { r in
             let cuentaID = try Self.id(r.params)

@@ -62,8 +62,9 @@ final class ChecksService: Sendable {
         }
     }
 
-    func enviar(cuentaID: Int64, camareroID: Int64) -> PendingWrite<[Comanda]> {
-        notifying(database.enviarCuenta(cuentaID: cuentaID, camareroID: camareroID, now: now()), cuentaID) {
+    /// Sends every pending line; `camarero`: who sends (named on the kitchen's comandas).
+    func enviar(cuentaID: Int64, camarero: Persona) -> PendingWrite<[Comanda]> {
+        notifying(database.enviarCuenta(cuentaID: cuentaID, camarero: camarero, now: now()), cuentaID) {
             $0.filter { $0.estado == .marchada }
         }
     }

@@ -30,7 +30,8 @@ final class TableLinkLive: Sendable {
 
     /// The check `cuentaID` changed: the tables showing it are told.
     func checkChanged(_ cuentaID: Int64) {
-        guard !hub.topicNames(prefix: "mesa/").isEmpty else { return }
+        // Called on the writer's thread after each write: nothing is queued while no table listens.
+        guard hub.hasTopic(prefix: "mesa/") else { return }
         queue.async { [self] in
             guard let links = state.withLock({ $0.links }) else { return }
             do {
