@@ -351,13 +351,23 @@ function confirmEnlace(m) {
   $("nuevo-enlace").showModal();
 }
 
-async function retirarMesa(m) {
-  try {
-    await Staff.api("DELETE", "/mesas/" + m.id);
-    loadMesas();
-  } catch (e) {
-    if (e.status !== 401) toast(e.error.code === "mesa_ocupada" ? "La mesa " + m.nombre + " no está libre: retírela cuando se vaya su grupo." : e.error.message);
-  }
+/** Retires a table after asking (its printed card stops working). */
+function retirarMesa(m) {
+  $("retirar-mesa-nombre").textContent = m.nombre;
+  $("retirar-mesa-error").textContent = "";
+  $("retirar-mesa-si").onclick = async () => {
+    try {
+      await Staff.api("DELETE", "/mesas/" + m.id);
+      $("retirar-mesa").close();
+      loadMesas();
+    } catch (e) {
+      if (e.status !== 401) {
+        $("retirar-mesa-error").textContent = e.error.code === "mesa_ocupada"
+          ? "La mesa " + m.nombre + " no está libre: retírela cuando se vaya su grupo." : e.error.message;
+      }
+    }
+  };
+  $("retirar-mesa").showModal();
 }
 
 $("mesa-nueva").addEventListener("submit", async (event) => {
