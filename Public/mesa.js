@@ -11,10 +11,7 @@ window.Mesa = (() => {
   const base = "/m/" + location.pathname.split("/")[2];
   const ESTADO = { pendiente: "Para el camarero", en_espera: "Más tarde", marchada: "En cocina", preparada: "Lista",
                    servida: "Servida", anulada: "Anulada" };
-  let vista = null;
-
   function render(v) {
-    vista = v;
     $("mesa-nombre").textContent = v.mesa;
     document.title = "Mesa " + v.mesa + " · La carta";
     const c = v.cuenta;
@@ -99,6 +96,5 @@ window.Mesa = (() => {
       } catch (text) { aviso(String(text)); }
       $("mesa").scrollIntoView({ behavior: "smooth", block: "start" });
     },
-    vista: () => vista,
   };
 })();

@@ -84,10 +84,17 @@ public struct AppConfiguration: Sendable, Equatable {
         let lower = text.lowercased()
         guard let scheme = ["https://", "http://"].first(where: { lower.hasPrefix($0) }) else { return nil }
         let host = text.dropFirst(scheme.count)
-        guard (1...253).contains(host.utf8.count), host.utf8.allSatisfy({ b in
-            (0x30...0x39).contains(b) || (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b) || b == 0x2E || b == 0x2D || b == 0x3A
-        }) else { return nil }
+        guard isHost(host) else { return nil }
         return text
+    }
+
+    /// A host name or address, with its port if any (`casa-pepe.es`,
+    /// `192.168.1.5:8080`, `[::1]:8080`): letters, digits, `.`, `-`, `:`, `[`, `]`.
+    static func isHost(_ host: Substring) -> Bool {
+        (1...253).contains(host.utf8.count) && host.utf8.allSatisfy { b in
+            (0x30...0x39).contains(b) || (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b)
+                || b == 0x2E || b == 0x2D || b == 0x3A || b == 0x5B || b == 0x5D
+        }
     }
 
     /// The company, once it has a NIF.

@@ -312,7 +312,6 @@ extension AppDatabase {
     }
 
     /// The check's table name, if the check is open: else 404 or 409 `cuenta_cerrada`.
-    @discardableResult
     static func openCuenta(_ db: Database, id: Int64) throws -> String {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: """
             SELECT c.estado, m.nombre FROM cuenta c JOIN mesa m ON m.id = c.mesa_id WHERE c.id = ?

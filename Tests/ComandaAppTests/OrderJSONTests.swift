@@ -22,6 +22,16 @@ import Testing
         }
     }
 
+    /// Integers are written digit by digit: the same text as Swift's own, at the edges of every width.
+    @Test func integersAtTheirEdges() {
+        let values: [String] = [0, 7, 10, -1, -10, Int64.max, Int64.min, 1_234_567_890].map { n in
+            JSONWriter.write { $0.int(n) }
+        }
+        #expect(values == ["0", "7", "10", "-1", "-10", String(Int64.max), String(Int64.min), "1234567890"])
+        #expect(JSONWriter.write { $0.int(UInt64.max) } == String(UInt64.max))
+        #expect(JSONWriter.write { $0.int(Int8.min) } == "-128")
+    }
+
     @Test func largeTotalsToo() async {
         await propertyCheck(count: 2_000, input: Gen<Int>.int(in: 0...10_000_000_000)) { cents in
             #expect(JSONWriter.moneyText(cents) == (try? encoderText(cents)), "\(cents)")

@@ -188,6 +188,10 @@ import Testing
             let qr = try s.c.authed("GET", "/mesas/\(mesa)/qr.png", s.boss)
             #expect(qr.body == QRCode.png("http://test/m/\(token)", scale: 8))
         }
+        #expect(try TableLinkRoutes.base(host: "[::1]:8080") == "http://[::1]:8080")
+        for bad in [nil, "", "a b", "casa/pepe", "x\r\ny"] as [String?] {
+            #expect(throws: APIError.self) { try TableLinkRoutes.base(host: bad) }
+        }
         #expect(AppConfiguration.publicURL("https://casa-pepe.es/") == "https://casa-pepe.es")
         #expect(AppConfiguration.publicURL("ftp://casa-pepe.es") == nil)
         #expect(AppConfiguration.publicURL("https://casa pepe") == nil)

@@ -83,7 +83,11 @@ struct JSONWriter {
 
     mutating func int<N: BinaryInteger>(_ n: N) {
         separate()
-        Self.appendDecimal(Int64(n), to: &bytes)
+        if let small = Int64(exactly: n) {
+            Self.appendDecimal(small, to: &bytes)
+        } else {
+            bytes.append(contentsOf: String(n).utf8)
+        }
     }
 
     mutating func int<N: BinaryInteger>(_ n: N?) {

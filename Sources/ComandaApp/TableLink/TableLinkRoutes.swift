@@ -67,10 +67,7 @@ struct TableLinkRoutes: Feature {
 
     /// `http://` and the request's `Host`, when it is a plain host name or address (and port).
     static func base(host: String?) throws -> String {
-        guard let host, !host.isEmpty, host.utf8.count <= 255, host.utf8.allSatisfy({ b in
-            (0x30...0x39).contains(b) || (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b) || b == 0x2E || b == 0x2D
-                || b == 0x3A || b == 0x5B || b == 0x5D
-        }) else {
+        guard let host, AppConfiguration.isHost(host[...]) else {
             throw APIError(.badRequest, "host", "The request's Host is not a host name: set urlPublica in the configuration.")
         }
         return "http://" + host
