@@ -16,8 +16,12 @@ for _ in $(seq 1 100); do
 done
 body=$(curl -sf -m 2 "http://127.0.0.1:$PORT/health")
 [ "$body" = ok ] || { echo "smoke: /health said '$body'"; exit 1; }
-curl -sf -m 2 "http://127.0.0.1:$PORT/" | grep -q '<title>La carta' || { echo "smoke: / is not the guests' menu"; exit 1; }
-curl -sf -m 2 "http://127.0.0.1:$PORT/acerca" | grep -q '<title>Acerca de comanda' || { echo "smoke: /acerca is not the page about the server"; exit 1; }
+# Each page is saved whole before it is searched: `curl | grep -q` under pipefail
+# fails at random, grep leaving at its first match and curl then writing into a
+# closed pipe (exit 23) when the body arrived in more than one piece.
+page() { curl -sf -m 5 -o "$WORK/page" "http://127.0.0.1:$PORT$1" && grep -q "$2" "$WORK/page"; }
+page / '<title>La carta' || { echo "smoke: / is not the guests' menu"; exit 1; }
+page /acerca '<title>Acerca de comanda' || { echo "smoke: /acerca is not the page about the server"; exit 1; }
 code=$(curl -s -m 2 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/no-such-page")
 [ "$code" = 404 ] || { echo "smoke: unknown page answered $code"; exit 1; }
 kill -TERM "$PID"
