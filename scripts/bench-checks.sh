@@ -6,6 +6,10 @@
 # (POST /cuentas/{id}/lineas), and every 10th request of a check sends it
 # (POST /cuentas/{id}/enviar: a comanda for the kitchen). Meanwhile a kitchen
 # screen polls GET /cocina/comandas with If-None-Match once a second.
+# KITCHEN [1]: 1, the kitchen at work (after each poll it readies every fired
+# comanda it saw and serves every ready one, then polls again); poll, the
+# screen polls once a second and nobody cooks (the board grows all run);
+# 0, no kitchen.
 # Prints lines+sends per second, p50/p99, the write batches, and the kitchen
 # poll's answers (200 / 304) and times. Compare with scripts/bench-orders.sh
 # at the same COMANDA_SYNCHRONOUS, in the same run.
@@ -69,9 +73,10 @@ writes() { curl -sf "http://127.0.0.1:$PORT/metrics" | awk '/^comanda_db_write_t
 # kitchen at work readies every fired comanda it sees, and the pass serves
 # every ready one (so the list stays what a kitchen's is, not every send).
 POLL=
-[ "${KITCHEN:-1}" = 0 ] || python3 - "$PORT" "$COOK" "$(sed -n 's/^token = "\(.*\)"$/\1/p' "$WORK/checks.lua")" 12 > "$WORK/poll.txt" <<'PY' &
+[ "${KITCHEN:-1}" = 0 ] || python3 - "$PORT" "$COOK" "$(sed -n 's/^token = "\(.*\)"$/\1/p' "$WORK/checks.lua")" 12 "${KITCHEN:-1}" > "$WORK/poll.txt" <<'PY' &
 import http.client, json, sys, time
 port, cook, waiter, seconds = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
+mark = sys.argv[5] == "1"
 conn = http.client.HTTPConnection("127.0.0.1", int(port))
 def call(method, path, token, headers=None):
     conn.request(method, path, body=b"{}" if method == "POST" else None,
@@ -87,7 +92,7 @@ while time.time() < end:
     counts[status] = counts.get(status, 0) + 1
     if status == 200:
         tag, size = new_tag, len(body)
-        for c in json.loads(body):
+        for c in (json.loads(body) if mark else []):
             if c["estado"] == "marchada":
                 call("POST", f"/cocina/comandas/{c['id']}/preparada", cook)
             else:

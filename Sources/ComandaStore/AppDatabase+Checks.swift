@@ -73,7 +73,7 @@ extension AppDatabase {
                 let linea = Self.lineaCuenta(row)
                 if let comandaID = linea.comandaID { lineas[comandaID, default: []].append(linea) }
             }
-            return rows.map { Self.comanda(row: $0, lineas: lineas[$0["id"] as Int64] ?? []) }
+            return rows.map { Self.comanda(row: $0, lineas: lineas[$0[0] as Int64] ?? []) }
         }
     }
 
@@ -411,16 +411,17 @@ extension AppDatabase {
 
     private static func comanda(_ db: Database, row: Row) throws -> Comanda {
         let lineas = try Row.fetchAll(db.cachedStatement(sql: "SELECT \(lineaColumns) FROM linea_cuenta WHERE comanda_id = ? ORDER BY id"),
-                                      arguments: [row["id"] as Int64]).map(lineaCuenta)
+                                      arguments: [row[0] as Int64]).map(lineaCuenta)
         return comanda(row: row, lineas: lineas)
     }
 
+    /// A row of `comandaColumns`, read by position (a board reads thousands).
     private static func comanda(row: Row, lineas: [LineaCuenta]) -> Comanda {
-        let camareroID: Int64? = row["camarero_id"]
-        let camareroNombre: String? = row["camarero_nombre"]
-        return Comanda(id: row["id"], cuentaID: row["cuenta_id"], mesa: row["mesa"], curso: row["curso"],
-                       estado: EstadoComanda(rawValue: row["estado"]) ?? .marchada, enviada: row["enviada"],
-                       marchada: row["marchada"], preparada: row["preparada"],
+        let camareroID: Int64? = row[8]
+        let camareroNombre: String? = row[9]
+        return Comanda(id: row[0], cuentaID: row[1], mesa: row[2], curso: row[3],
+                       estado: EstadoComanda(rawValue: row[4]) ?? .marchada, enviada: row[5],
+                       marchada: row[6], preparada: row[7],
                        camarero: camareroID.flatMap { id in camareroNombre.map { Persona(id: id, nombre: $0) } }, lineas: lineas)
     }
 }

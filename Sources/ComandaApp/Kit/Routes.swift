@@ -139,6 +139,13 @@ struct RouteRequest: Sendable {
         return .later(pending)
     }
 
+    /// The answer of `work`, a read that can be long (the kitchen's whole
+    /// board, a report or listing over days), made on a dispatch queue: the connections that share this
+    /// one's event loop are answered meanwhile instead of waiting behind it.
+    func offLoop(_ work: @escaping @Sendable () throws -> HTTPResponse) -> HTTPResponse {
+        later { reply in DispatchQueue.global().async { reply(Result { try work() }) } }
+    }
+
     /// `after`, for an answer that reads (the legacy feed answers with the
     /// whole list): made on a dispatch queue, not the writer's thread, and
     /// from the write's outcome either way (the feed answers its own errors).

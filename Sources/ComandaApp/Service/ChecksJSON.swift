@@ -30,8 +30,8 @@ enum ChecksJSON {
     }
 
     /// The kitchen's list: a bare array.
-    static func cocina(_ list: [Comanda]) -> String {
-        JSONWriter.write(capacity: 64 + list.count * 600) { w in w.array(list) { w, c in w.comanda(c) } }
+    static func cocina(_ list: [Comanda]) -> [UInt8] {
+        JSONWriter.writeBytes(capacity: 64 + list.count * 800) { w in w.array(list) { w, c in w.comanda(c) } }
     }
 }
 

@@ -20,7 +20,7 @@ struct ChecksRoutes: Feature {
             } ?? .abierta
             guard estado != .abierta else { return .json(ChecksJSON.cuentas(try checks.abiertas())) }
             let range = try DayRange(r.http, today: LocalTime.day(checks.now(), zone: checks.zone))
-            return .json(ChecksJSON.cuentas(try checks.cerradas(estado, range)))
+            return r.offLoop { .json(ChecksJSON.cuentas(try checks.cerradas(estado, range))) }
         }
         router.add(.GET, "/cuentas/:id", Self.waiters) { r in
             .json(ChecksJSON.cuenta(try checks.cuenta(id: try Self.id(r.params))))
@@ -76,14 +76,18 @@ struct ChecksRoutes: Feature {
             let (cuentaID, comandaID) = (try Self.id(r.params), try Self.id(r.params, "comanda", missing: .comandaNotFound))
             return r.after(checks.servida(cuentaID: cuentaID, comandaID: comandaID)) { .json(ChecksJSON.comanda($0)) }
         }
+        // The whole board: read and written off the event loop (a board can be long).
         router.add(.GET, "/cocina/comandas", .staff(.cocina)) { r in
-            let body = ChecksJSON.cocina(try checks.cocina(estados: try Self.estados(r.http.queryValue("estado"))))
-            var hash = FNV1a()
-            hash.add(body)
-            var response = HTTPResponse.json(body)
-            response.headers.add("ETag", "W/\"" + hash.hex + "\"")
-            response.headers.add("Cache-Control", "no-cache")
-            return response
+            let estados = try Self.estados(r.http.queryValue("estado"))
+            return r.offLoop {
+                let body = ChecksJSON.cocina(try checks.cocina(estados: estados))
+                var hash = FNV1a()
+                hash.add(body)
+                var response = HTTPResponse.json(body)
+                response.headers.add("ETag", "W/\"" + hash.hex + "\"")
+                response.headers.add("Cache-Control", "no-cache")
+                return response
+            }
         }
         router.add(.POST, "/cuentas/:id/mover", Self.waiters) { r in
             let cuentaID = try Self.id(r.params)

@@ -73,9 +73,11 @@ struct TablesRoutes: Feature {
         }
         router.add(.GET, "/informes/mesas", .staff(.gerente)) { r in
             let range = try DayRange(r.http, today: tables.today)
-            var response = HTTPResponse.json(TablesJSON.informe(try tables.informe(range), desde: range.desdeText, hasta: range.hastaText))
-            response.headers.add("Cache-Control", "no-store")
-            return response
+            return r.offLoop {
+                var response = HTTPResponse.json(TablesJSON.informe(try tables.informe(range), desde: range.desdeText, hasta: range.hastaText))
+                response.headers.add("Cache-Control", "no-store")
+                return response
+            }
         }
     }
 
