@@ -19,6 +19,7 @@ const $ = (id) => document.getElementById(id);
 let floorFeed = null, checksFeed = null;
 const checks = new Map();    // open checks by id, from the stream
 let mesaID = null;           // the table whose check is shown, or null on the floor
+let sueltaID = null;         // or the open check shown that no table holds (#cuenta-N)
 let shown = null;            // the check shown
 let carta = [];              // [{tipo, platos}] of the last menu read
 let tipo = null;             // the category picked in the menu, or null for all
@@ -26,13 +27,17 @@ let tipo = null;             // the category picked in the menu, or null for all
 // Views: the floor, or a table's check (the address says which).
 function route() {
   const match = /^#mesa-(\d+)$/.exec(location.hash);
+  const suelta = /^#cuenta-(\d+)$/.exec(location.hash);
   mesaID = match ? Number(match[1]) : null;
-  $("floor").hidden = mesaID !== null;
-  $("check").hidden = $("actions").hidden = mesaID === null;
-  $("back").hidden = mesaID === null;
-  $("logout").hidden = mesaID !== null;   // room for the table's name on a phone
+  sueltaID = suelta ? Number(suelta[1]) : null;
+  const onFloor = mesaID === null && sueltaID === null;
+  $("floor").hidden = !onFloor;
+  $("check").hidden = $("actions").hidden = onFloor;
+  $("back").hidden = onFloor;
+  $("logout").hidden = !onFloor;   // room for the table's name on a phone
   for (const d of document.querySelectorAll("dialog")) if (d.open) d.close();
-  if (mesaID === null) { $("title").textContent = "Mesas"; shown = null; return; }
+  if (onFloor) { $("title").textContent = "Mesas"; shown = null; markFloor(); return; }
+  $("loose").hidden = true;
   $("check-error").textContent = "";
   showCheck();
 }
@@ -42,8 +47,31 @@ function mesaOf(id) {
   return mesa && mesa.unida_a ? Floor.byID(mesa.unida_a) || mesa : mesa;
 }
 
+/** An open check that no table holds (#cuenta-N): from the stream's list, else read once. */
+async function showLoose() {
+  const id = sueltaID;
+  $("title").textContent = "Cuenta";
+  if (checks.has(id)) shown = checks.get(id);
+  else {
+    try { shown = await Staff.api("GET", "/cuentas/" + id); }
+    catch (e) { if (e.status !== 401) $("check-error").textContent = message(e); return; }
+  }
+  if (sueltaID !== id) return;
+  $("title").textContent = "Cuenta · " + shown.mesa;
+  renderCheck();
+}
+
+/** The open checks that no table on the floor holds (the floor must be known). */
+function looseChecks() {
+  const mesas = Floor.mesas();
+  if (!mesas.length) return [];
+  const held = new Set(mesas.map(m => m.cuenta_id).filter(Boolean));
+  return [...checks.values()].filter(c => c.estado === "abierta" && !held.has(c.id)).sort((a, b) => a.id - b.id);
+}
+
 /** The check of the table shown: from the stream's list, else read once. */
 async function showCheck() {
+  if (sueltaID !== null) return showLoose();
   const mesa = mesaOf(mesaID);
   if (!mesa) { $("title").textContent = "Mesa"; return; }
   $("title").textContent = "Mesa " + mesa.nombre;
@@ -135,7 +163,7 @@ function renderCheck() {
     b.dataset.curso = String(curso);
     return b;
   }));
-  $("free").hidden = !(c.estado === "cobrada" || (open && c.total === 0));
+  $("free").hidden = sueltaID !== null || !(c.estado === "cobrada" || (open && c.total === 0));
   $("pay").hidden = !(open && c.pendiente > 0);
   $("pay").textContent = "Cobrar " + Staff.money(c.pendiente);
   $("check-paid").hidden = c.cobrado === 0 && c.propinas === 0;
@@ -301,7 +329,7 @@ function allChecks(list) {
   checks.clear();
   for (const c of list) checks.set(c.id, c);
   if (shown && checks.has(shown.id)) { shown = checks.get(shown.id); renderCheck(); }
-  else if (mesaID !== null && !shown) showCheck();
+  else if ((mesaID !== null || sueltaID !== null) && !shown) showCheck();
   markFloor();
 }
 
@@ -320,8 +348,17 @@ function guestCalls(c) {
   return calls;
 }
 
-/** The floor's tiles marked with their guests' calls (the floor itself does not carry checks). */
+/** The floor's tiles marked with their guests' calls (the floor itself does not carry checks),
+ *  and below them the open checks that no table holds. */
 function markFloor() {
+  const loose = mesaID === null && sueltaID === null ? looseChecks() : [];
+  $("loose").hidden = loose.length === 0;
+  $("loose-list").replaceChildren(...loose.map(c => {
+    const b = Staff.button("", "quiet loose-check", () => { location.hash = "#cuenta-" + c.id; });
+    b.dataset.cuenta = String(c.id);
+    b.append(Staff.el("strong", null, c.mesa), Staff.el("span", null, "Pendiente " + Staff.money(c.pendiente)));
+    return b;
+  }));
   for (const tile of $("floor").querySelectorAll(".tile")) {
     const mesa = Floor.byID(Number(tile.dataset.id));
     const c = mesa && mesa.cuenta_id && !mesa.unida_a ? checks.get(mesa.cuenta_id) : null;
@@ -590,7 +627,7 @@ window.addEventListener("hashchange", route);
 function tickClock() { $("clock").textContent = Staff.clock(new Date()); }
 tickClock();
 setInterval(tickClock, 1000);
-setInterval(() => { if (Floor.mesas().length && mesaID === null) renderFloor({ mesas: Floor.mesas() }); }, 30000);
+setInterval(() => { if (Floor.mesas().length && mesaID === null && sueltaID === null) renderFloor({ mesas: Floor.mesas() }); }, 30000);
 
 Staff.login(["camarero", "gerente"], () => {
   floorFeed = Staff.live({ stream: "/mesas/eventos", ticket: true, events: { mesas: renderFloor },

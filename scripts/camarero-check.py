@@ -289,6 +289,25 @@ with Server(BIN, "jefa", "gerente", PASSWORD, COMANDA_EMPRESA_NIF="B12345678", C
         if verified.returncode != 0 or "3 registros: cadena íntegra" not in verified.stdout:
             fail(f"verifactu verificar after the payments: {verified.returncode} {verified.stdout!r} {verified.stderr!r}")
 
+        # T2 freed, its last invoice voided by the manager: the check owes 33,33 again with no table
+        # holding it; the floor lists it below the tiles, and the waiter charges it from there.
+        status, _ = server.call("POST", f"/facturas/{invoices[2]}/anular", {"motivo": "Cobrada a otra tarjeta"}, token=server.token)
+        if status != 200:
+            fail(f"voiding the last invoice answered {status}")
+        loose = wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, f"#loose button[data-cuenta='{cuenta2}']")))
+        if SHOTS:
+            phone.execute_script("document.getElementById('loose').scrollIntoView({block: 'center'})")
+            phone.save_screenshot(os.path.join(SHOTS, "camarero-sin-mesa.png"))
+        if "T2" not in loose.text or "33,33" not in loose.text:
+            fail(f"the check without a table is listed as {loose.text!r}")
+        tap(phone, loose)
+        wait.until(lambda d: d.find_element(By.ID, "pay").is_displayed() and "33,33" in d.find_element(By.ID, "pay").text)
+        if phone.find_element(By.ID, "free").is_displayed():
+            fail("a check that holds no table offers Liberar")
+        pay("Todo", "Tarjeta", expect_amount="33,33 €")
+        phone.find_element(By.ID, "back").click()
+        wait.until(EC.invisibility_of_element_located((By.ID, "loose")))
+
         width = phone.execute_script("return document.documentElement.scrollWidth")
         if width > 390:
             fail(f"the phone page scrolls sideways: {width} px wide")
@@ -297,6 +316,7 @@ with Server(BIN, "jefa", "gerente", PASSWORD, COMANDA_EMPRESA_NIF="B12345678", C
               f"ready on the phone {ready * 1000:.0f} ms after Listo; served; the dessert fired and on the board; names as text; "
               f"100,00 € paid in three shares: 33,33 cash with 16,67 change shown, 33,34 card with a tip, 33,33 by lines; "
               f"three invoices with their QR codes (zbarimg reads the invoice's qr); freed; verifactu verificar: 3 records intact; "
+              f"the last invoice voided after the table was freed: the check listed without a table, charged again from there; "
               f"Madrid's hour on a phone in UTC)")
     finally:
         phone.quit()

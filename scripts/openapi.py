@@ -800,7 +800,7 @@ PATHS = {
         params=[query("estado", "States separated by commas.", {"type": "string", "pattern": "^(en_espera|marchada|preparada|servida)(,(en_espera|marchada|preparada|servida))*$"})],
         tags=["Kitchen"], operation_id="comandasCocina")},
     "/cuentas/{id}/mover": {"post": op(
-        "Move an open check to a free table: the new one `ocupada`, the old one (and its joined tables) `por_limpiar`.",
+        "Move an open check to a free table: the new one `ocupada`, the old one (and its joined tables) `por_limpiar` if it still holds this check (a check reopened by voiding an invoice after its table was freed leaves that table as it is).",
         WAITERS, {"200": ok(ref("Cuenta")), "409": error("`mesa_no_libre` (with `estado`) or `cuenta_cerrada`.")},
         params=[CUENTA_ID], request=body(REQUESTS["Mover"]), tags=["Table service"], operation_id="mover")},
     "/cuentas/{id}/ticket": {"get": op(

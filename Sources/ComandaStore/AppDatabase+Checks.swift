@@ -288,9 +288,13 @@ extension AppDatabase {
                 WHERE id = ? AND estado = 'libre' AND retirada IS NULL
                 """).execute(arguments: [now, comensales, cuentaID, mesaID])
             guard db.changesCount == 1 else { throw CuentaError.mesaNoLibre(estado: target["estado"]) }
+            // The old table (and the tables joined to it) only while it still holds this check: a
+            // check reopened by voiding its invoice may have left it, and another party sit there.
             let free = "UPDATE mesa SET estado = 'por_limpiar', desde = ?, cuenta_id = NULL, comensales = NULL, unida_a = NULL"
-            try db.cachedStatement(sql: "\(free) WHERE unida_a = ? AND estado = 'ocupada'").execute(arguments: [now, from])
-            try db.cachedStatement(sql: "\(free) WHERE id = ? AND estado = 'ocupada'").execute(arguments: [now, from])
+            try db.cachedStatement(sql: """
+                \(free) WHERE unida_a = ?2 AND estado = 'ocupada' AND EXISTS (SELECT 1 FROM mesa WHERE id = ?2 AND cuenta_id = ?3)
+                """).execute(arguments: [now, from, cuentaID])
+            try db.cachedStatement(sql: "\(free) WHERE id = ? AND estado = 'ocupada' AND cuenta_id = ?").execute(arguments: [now, from, cuentaID])
             try db.cachedStatement(sql: "UPDATE cuenta SET mesa_id = ? WHERE id = ?").execute(arguments: [mesaID, cuentaID])
             try db.cachedStatement(sql: "UPDATE ocupacion SET hasta = ? WHERE cuenta_id = ? AND hasta IS NULL").execute(arguments: [now, cuentaID])
             try db.cachedStatement(sql: """

@@ -157,6 +157,37 @@ import Testing
         }
     }
 
+    /// A check paid, its table freed and seated again by another party, then
+    /// its invoice voided: the check owes again without a table. Moving it to
+    /// a free table leaves the other party's table as it is.
+    @Test func aCheckReopenedAfterItsTableWasFreedMovesWithoutTouchingTheNextParty() throws {
+        try withBill { c, db, boss, waiter, _ in
+            let first = try sentCheck(c, db, boss: boss, waiter: waiter, "T1")
+            let (id, mesa) = (try #require(first["id"] as? Int), try #require(first["mesa_id"] as? Int))
+            let paid = json(try c.postJSON("/cuentas/\(id)/cobros", #"{"metodo": "tarjeta"}"#, token: waiter))
+            let factura = try #require((paid["factura"] as? [String: Any])?["id"] as? Int)
+            #expect(try c.postJSON("/mesas/\(mesa)/liberar", "{}", token: waiter).status == 200)
+            #expect(try c.postJSON("/mesas/\(mesa)/limpia", "{}", token: waiter).status == 200)
+            let next = try #require(json(try c.postJSON("/mesas/\(mesa)/sentar", #"{"comensales": 2}"#, token: waiter))["id"] as? Int)
+
+            #expect(try c.postJSON("/facturas/\(factura)/anular", #"{"motivo": "Cobrada a otra tarjeta"}"#, token: boss).status == 200)
+            let reopened = json(try c.authed("GET", "/cuentas/\(id)", waiter))
+            #expect(reopened["estado"] as? String == "abierta" && reopened["pendiente"] as? Double == 41)
+            let open = try #require(try c.authed("GET", "/cuentas", waiter).json as? [[String: Any]])
+            #expect(Set(open.compactMap { $0["id"] as? Int }) == [id, next])
+            #expect(json(try c.authed("GET", "/mesas/\(mesa)", waiter))["cuenta_id"] as? Int == next)
+
+            // To a free table: the next party keeps theirs, seated, with their check.
+            let other = try #require(json(try c.postJSON("/mesas", #"{"nombre": "T2", "plazas": 4}"#, token: boss))["id"] as? Int)
+            let moved = json(try c.postJSON("/cuentas/\(id)/mover", #"{"mesa_id": \#(other)}"#, token: waiter))
+            #expect(moved["mesa_id"] as? Int == other && moved["mesa"] as? String == "T2", "\(moved)")
+            let kept = json(try c.authed("GET", "/mesas/\(mesa)", waiter))
+            #expect(kept["estado"] as? String == "ocupada" && kept["cuenta_id"] as? Int == next, "\(kept)")
+            #expect(json(try c.authed("GET", "/mesas/\(other)", waiter))["cuenta_id"] as? Int == id)
+            #expect(try c.postJSON("/cuentas/\(id)/cobros", #"{"metodo": "efectivo"}"#, token: waiter).status == 201)
+        }
+    }
+
     @Test func paymentsNeedTheCompany() throws {
         try withBill(empresa: false) { c, db, boss, waiter, _ in
             let check = try sentCheck(c, db, boss: boss, waiter: waiter, "T1")
