@@ -10,6 +10,9 @@
 #include <unistd.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <locale.h>
+#include <pthread.h>
+#include <wchar.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include "csystem.h"
@@ -125,4 +128,18 @@ int comanda_random_bytes(void *buf, size_t n) {
 
 void comanda_malloc_keep_freed(size_t bytes) {
     mallopt(M_TRIM_THRESHOLD, (int)bytes);
+}
+
+static locale_t comanda_utf8 = (locale_t)0;
+static pthread_once_t comanda_utf8_once = PTHREAD_ONCE_INIT;
+static void comanda_utf8_make(void) { comanda_utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0); }
+
+int comanda_wcwidth(uint32_t scalar) {
+    pthread_once(&comanda_utf8_once, comanda_utf8_make);
+    if (comanda_utf8 == (locale_t)0) return -2;
+    /* This thread only, for this call: the process's own locale is left as it is. */
+    locale_t previous = uselocale(comanda_utf8);
+    int width = wcwidth((wchar_t)scalar);
+    uselocale(previous);
+    return width;
 }

@@ -1,10 +1,29 @@
+import CSystem
 import Foundation
 
 /// The kitchen ticket for an 80 mm printer: 42 columns, no tabs, times in
 /// the restaurant's time zone, money in Spanish form.
 public enum KitchenTicket {
-    /// Characters per line (`String.count`).
+    /// Columns per line, as the printer counts them (`columns(of:)`): a wide
+    /// East Asian character takes two, a combining accent none.
     public static let width = 42
+
+    /// The columns `text` takes on the printer.
+    public static func columns(of text: some StringProtocol) -> Int {
+        text.reduce(0) { $0 + columns(of: $1) }
+    }
+
+    /// One character's columns: its widest scalar's by the system's table
+    /// (glibc's `wcwidth`), at most 2; 1 where the table has no answer.
+    public static func columns(of character: Character) -> Int {
+        if character.isASCII { return 1 }
+        var widest = 0
+        for scalar in character.unicodeScalars {
+            let w = Int(comanda_wcwidth(scalar.value))
+            widest = max(widest, w < 0 ? 1 : w)
+        }
+        return min(widest, 2)
+    }
 
     /// The ticket's text, lines joined by `\n`, ending with one.
     public static func render(_ pedido: Pedido, zone: TimeZone) -> String {
@@ -88,7 +107,7 @@ public enum KitchenTicket {
         let amount = Money.spanish(cents)
         var name = wrap(nombre, first: prefix, rest: String(repeating: " ", count: prefix.count))
         if let last = name.popLast() {
-            if last.count + 1 + amount.count <= width {
+            if columns(of: last) + 1 + amount.count <= width {
                 name.append(columns(last, amount))
             } else {
                 name += [last, columns("", amount)]
@@ -154,7 +173,7 @@ public enum KitchenTicket {
 
     /// `left` and `right` on one line, `right` flush right (on two lines if they do not fit).
     static func columns(_ left: String, _ right: String) -> String {
-        let gap = width - left.count - right.count
+        let gap = width - columns(of: left) - columns(of: right)
         return gap >= 1 ? left + String(repeating: " ", count: gap) + right : left + " " + right
     }
 
@@ -170,7 +189,7 @@ public enum KitchenTicket {
             var word = Substring(piece)
             while !word.isEmpty {
                 let separator = lineHasWord ? 1 : 0
-                if line.count + separator + word.count <= width {
+                if columns(of: line) + separator + columns(of: word) <= width {
                     line += (lineHasWord ? " " : "") + word
                     lineHasWord = true
                     break
@@ -181,10 +200,16 @@ public enum KitchenTicket {
                     lineHasWord = false
                     continue
                 }
-                // Alone on its line and still too long: cut it.
-                let room = max(1, width - line.count)
-                line += word.prefix(room)
-                word = word.dropFirst(room)
+                // Alone on its line and still too long: cut it where the line is full
+                // (at least one character, so that a line after a long prefix moves on).
+                var room = width - columns(of: line)
+                var cut = word.startIndex
+                while cut < word.endIndex, columns(of: word[cut]) <= room || cut == word.startIndex {
+                    room -= columns(of: word[cut])
+                    cut = word.index(after: cut)
+                }
+                line += word[..<cut]
+                word = word[cut...]
                 lines.append(line)
                 line = rest
             }

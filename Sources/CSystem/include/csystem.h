@@ -57,4 +57,10 @@ int comanda_random_bytes(void *buf, size_t n);
 /// return pages and fault them in again for every burst.
 void comanda_malloc_keep_freed(size_t bytes);
 
+/// The columns `scalar` takes on a terminal or a ticket printer (glibc's
+/// wcwidth in the C.UTF-8 locale, set for the calling thread only): 0 for
+/// combining marks, 2 for wide East Asian characters, -1 for a control or
+/// unassigned character, -2 when the C.UTF-8 locale is missing.
+int comanda_wcwidth(uint32_t scalar);
+
 #endif
