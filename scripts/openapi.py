@@ -543,6 +543,9 @@ PARTY_LINKS = {
 BUSY = {"description": "Too many logins waiting for their password to be checked; try again after `Retry-After`.",
         "headers": {"Retry-After": {"required": True, "schema": {"type": "string"}}},
         "content": json_content(ref("Error"))}
+READS_BUSY = {"description": "Too many long reads (boards, reports) waiting for a thread; try again after `Retry-After`.",
+              "headers": {"Retry-After": {"required": True, "schema": {"type": "string"}}},
+              "content": json_content(ref("Error"))}
 
 PATHS = {
     "/health": {"get": {"summary": "Liveness: `ok`, no database work.", "operationId": "health", "tags": ["Operations"],
@@ -758,7 +761,7 @@ PATHS = {
         params=[MESA_ID], tags=["Dining room"], operation_id="limpia")},
     "/cuentas": {"get": op(
         "The open checks, oldest first; `?estado=cobrada|anulada` with `desde`/`hasta` (the restaurant's days) for closed ones.",
-        WAITERS, {"200": ok({"type": "array", "items": ref("Cuenta")})},
+        WAITERS, {"200": ok({"type": "array", "items": ref("Cuenta")}), "503": READS_BUSY},
         params=[query("estado", "abierta (default), cobrada or anulada.", {"type": "string", "enum": ["abierta", "cobrada", "anulada"]}),
                 query("desde", "YYYY-MM-DD.", {"type": "string"}), query("hasta", "YYYY-MM-DD.", {"type": "string"})],
         tags=["Table service"], operation_id="cuentas")},
@@ -796,7 +799,7 @@ PATHS = {
         params=[CUENTA_ID, COMANDA_ID], tags=["Table service"], operation_id="servida")},
     "/cocina/comandas": {"get": op(
         "The kitchen's comandas: `marchada` and `preparada` by default, oldest fired first.", staff("cocina"),
-        {"200": ok({"type": "array", "items": ref("Comanda")}, headers=ETAG), "304": NOT_MODIFIED},
+        {"200": ok({"type": "array", "items": ref("Comanda")}, headers=ETAG), "304": NOT_MODIFIED, "503": READS_BUSY},
         params=[query("estado", "States separated by commas.", {"type": "string", "pattern": "^(en_espera|marchada|preparada|servida)(,(en_espera|marchada|preparada|servida))*$"})],
         tags=["Kitchen"], operation_id="comandasCocina")},
     "/cuentas/{id}/mover": {"post": op(
@@ -825,7 +828,7 @@ PATHS = {
         params=[CUENTA_ID], request=body(REQUESTS["NuevoCobro"]), tags=["The bill"], operation_id="cobrar")},
     "/facturas": {"get": op(
         "The invoices issued on the restaurant's days `desde`…`hasta` (both default to today), by number, voided ones included.",
-        staff("gerente"), {"200": ok({"type": "array", "items": ref("Factura")})},
+        staff("gerente"), {"200": ok({"type": "array", "items": ref("Factura")}), "503": READS_BUSY},
         params=[query("desde", "YYYY-MM-DD.", {"type": "string"}), query("hasta", "YYYY-MM-DD.", {"type": "string"})],
         tags=["The bill"], operation_id="facturas")},
     "/facturas/{id}": {"get": op("One invoice.", WAITERS, {"200": ok(ref("Factura"))}, params=[FACTURA_ID], tags=["The bill"],
@@ -845,23 +848,23 @@ PATHS = {
         params=[FACTURA_ID], request=body(REQUESTS["Anular"]), tags=["The bill"], operation_id="anularFactura")},
     "/verifactu/registros": {"get": op(
         "The billing records in chain order after position `despues`, at most `limite`.", staff("gerente"),
-        {"200": ok(ref("Registros"))},
+        {"200": ok(ref("Registros")), "503": READS_BUSY},
         params=[query("despues", "A position (default 0).", {"type": "integer", "minimum": 0}),
                 query("limite", "1…5000 (default 500).", {"type": "integer", "minimum": 1, "maximum": 5000})],
         tags=["The bill"], operation_id="registros")},
     "/informes/caja": {"get": op(
         "The cash report over the restaurant's days `desde`…`hasta`: by method, VAT per rate, tips per waiter, voided lines and invoices.",
-        staff("gerente"), {"200": ok(ref("InformeCaja"))},
+        staff("gerente"), {"200": ok(ref("InformeCaja")), "503": READS_BUSY},
         params=[query("desde", "YYYY-MM-DD.", {"type": "string"}), query("hasta", "YYYY-MM-DD.", {"type": "string"})],
         tags=["Reports"], operation_id="informeCaja")},
     "/informes/mesas": {"get": op(
         "The tables' turn times: occupations that ended (`liberar`) on the restaurant's days `desde`…`hasta`, per table size.",
-        staff("gerente"), {"200": ok(ref("InformeMesas"))},
+        staff("gerente"), {"200": ok(ref("InformeMesas")), "503": READS_BUSY},
         params=[query("desde", "YYYY-MM-DD.", {"type": "string"}), query("hasta", "YYYY-MM-DD.", {"type": "string"})],
         tags=["Reports"], operation_id="informeMesas")},
     "/informes/ventas": {"get": op(
         "The sales report over the restaurant's days `desde`…`hasta` (both default to today, at most 366 days).",
-        staff("gerente"), {"200": ok(ref("InformeVentas"))},
+        staff("gerente"), {"200": ok(ref("InformeVentas")), "503": READS_BUSY},
         params=[query("desde", "YYYY-MM-DD.", {"type": "string"}), query("hasta", "YYYY-MM-DD.", {"type": "string"})],
         tags=["Reports"], operation_id="informeVentas")},
     "/reservations": {

@@ -37,6 +37,8 @@ public struct AppConfiguration: Sendable, Equatable {
     public var lockoutMinutes = 15
     /// Logins (and registrations) waiting for a password hash at most; one more is 503 with `Retry-After`.
     public var maxWaitingLogins = 64
+    /// Long reads (the kitchen's board, reports over days) waiting for a thread at most; one more is 503.
+    public var maxWaitingReads = 64
     /// Hash passwords only in the cores' idle time (`SCHED_IDLE`), so that a
     /// login flood cannot slow anything else; false: at the batch priority
     /// of the other helper threads (the tests, whose many suites keep every
@@ -181,6 +183,7 @@ public struct AppConfiguration: Sendable, Equatable {
         int("maxFailedLoginsPerAddress", 1...100_000) { $0.maxFailedLoginsPerAddress = $1 },
         int("lockoutMinutes", 1...1440) { $0.lockoutMinutes = $1 },
         int("maxWaitingLogins", 1...10_000) { $0.maxWaitingLogins = $1 },
+        int("maxWaitingReads", 0...10_000) { $0.maxWaitingReads = $1 },
         Setting(key: "hashInIdleTime", expected: "true or false") { config, value in
             switch value.trimmingCharacters(in: .whitespaces).lowercased() {
             case "true": config.hashInIdleTime = true

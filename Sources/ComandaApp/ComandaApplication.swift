@@ -15,6 +15,8 @@ public final class ComandaApplication: HTTPResponder {
     let streams: SessionStreams
     /// The threads that hash passwords (logins, registrations).
     private let passwords: BlockingPool
+    /// The threads that make long reads (`RouteRequest.offLoop`).
+    private let longReads: BlockingPool
     private let staticFiles: StaticFiles?
     private let logger: Logger
     /// The legacy host app's base path, host key included (`/queue/KEY`).
@@ -48,6 +50,9 @@ public final class ComandaApplication: HTTPResponder {
         let passwords = BlockingPool(maxThreads: HTTPServerConfiguration.defaultWorkers,
                                      maxWaiting: configuration.maxWaitingLogins, background: configuration.hashInIdleTime)
         self.passwords = passwords
+        // Long reads off the event loops, on threads of their own (not the
+        // dispatch queues' few, which answers and timers need), a queue bounded.
+        longReads = BlockingPool(maxThreads: HTTPServerConfiguration.defaultWorkers, maxWaiting: configuration.maxWaitingReads)
         let streams = SessionStreams(users: users)
         self.streams = streams
         let kitchen = KitchenService(database: database, hub: hub, now: now)
@@ -110,6 +115,7 @@ public final class ComandaApplication: HTTPResponder {
 
     deinit {
         passwords.stop()
+        longReads.stop()
     }
 
     /// Every route with its access, in the order registered (the API description is held against it).
@@ -212,7 +218,7 @@ public final class ComandaApplication: HTTPResponder {
                 if !route.access.allows(usuario.rol) { throw UserError.forbidden }
                 session = Session(usuario: usuario, tokenHash: hash)
             }
-            return try route.handler(RouteRequest(http: request, params: parameters, session: session, finish: finish))
+            return try route.handler(RouteRequest(http: request, params: parameters, session: session, longReads: longReads, finish: finish))
         } catch {
             return errorResponse(error, request: request)
         }

@@ -1,17 +1,20 @@
 @testable import ComandaApp
 import ComandaCore
+import ComandaHTTP
 @testable import ComandaStore
 import ComandaTestSupport
 import Foundation
 import GRDB
 import Testing
 
-/// A long read (the kitchen's whole board) is made off the event loop: the
-/// connections that share its loop are answered meanwhile, not after it.
+/// A long read (the kitchen's whole board) is made off the event loop, on
+/// threads of its own: the connections that share its loop are answered
+/// meanwhile, not after it; too many at once are 503, not a pile of threads.
 @Suite struct LongReadTests {
-    @Test func aHugeBoardHoldsUpNoOtherConnection() throws {
-        let (app, db) = try makeUserApp()
-        // One event loop: both connections below share it.
+    /// A served app (one event loop) whose kitchen board holds 20,000 fired comandas of a line each.
+    private func withHugeBoard(_ configure: (inout AppConfiguration) -> Void = { _ in },
+                               _ body: (_ port: Int, _ cook: String) throws -> Void) throws {
+        let (app, db) = try makeUserApp(configure: configure)
         try withServer(makeTestConfiguration { $0.workers = 1 }, responder: app) { _, port in
             let c = try TestClient(port: port, timeout: 60)
             let cook = try c.staff("cocinero", .cocina, db)
@@ -19,7 +22,6 @@ import Testing
             let mesa = try #require((try c.postJSON("/mesas", #"{"nombre": "T1", "plazas": 4}"#, token: boss).json as? [String: Any])?["id"] as? Int)
             let cuenta = try #require((try c.postJSON("/mesas/\(mesa)/sentar", #"{"comensales": 2}"#, token: boss).json
                                        as? [String: Any])?["id"] as? Int)
-            // A board no kitchen has: 20,000 fired comandas of a line each.
             let plato = try #require(try db.menuSnapshot().platos.first?.id)
             try db.writer.write { d in
                 try d.execute(sql: """
@@ -32,10 +34,21 @@ import Testing
                     SELECT ?, ?, 'Tortilla', 800, 1, 1, 'marchada', id, 10 FROM comanda WHERE cuenta_id = ?
                     """, arguments: [cuenta, plato, cuenta])
             }
+            try body(port, cook)
+        }
+    }
 
+    private func askBoard(_ port: Int, _ cook: String) throws -> TestClient {
+        let c = try TestClient(port: port, timeout: 60)
+        try c.send("GET /cocina/comandas HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \(cook)\r\n\r\n")
+        return c
+    }
+
+    @Test func aHugeBoardHoldsUpNoOtherConnection() throws {
+        try withHugeBoard { port, cook in
             // The board asked first; a quick answer asked on another connection while it is made.
             let started = Date()
-            try c.send("GET /cocina/comandas HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \(cook)\r\n\r\n")
+            let c = try askBoard(port, cook)
             Thread.sleep(forTimeInterval: 0.02)
             let other = try TestClient(port: port, timeout: 60)
             let health = try other.request("GET", "/health")
@@ -47,6 +60,25 @@ import Testing
             // Meaningful only if the board takes long: here it does, many times over.
             try #require(long > 0.15, "the board took \(long) s: too quick to tell")
             #expect(quick < long / 3, "/health answered after \(quick) s, the board after \(long) s")
+        }
+    }
+
+    @Test func tooManyLongReadsAtOnceAre503() throws {
+        try withHugeBoard({ $0.maxWaitingReads = 0 }) { port, cook in
+            // As many as there are threads are made; with none allowed to wait, one more is refused.
+            // (Which one is refused is the event loop's order of reading them: counted, not named.)
+            let threads = HTTPServerConfiguration.defaultWorkers
+            var asked: [TestClient] = []
+            for _ in 0...threads {
+                asked.append(try askBoard(port, cook))
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            let answers = try asked.map { try $0.readResponse() }
+            let refused = answers.filter { $0.status == 503 }
+            #expect(refused.count == 1 && answers.filter { $0.status == 200 }.count == threads, "\(answers.map(\.status))")
+            #expect(refused.allSatisfy { $0.header("Retry-After") == "2" && $0.errorCode == "service_unavailable" })
+            // Once they are done, the board is there again.
+            #expect(try askBoard(port, cook).readResponse().status == 200)
         }
     }
 }

@@ -40,16 +40,16 @@ struct BillRoutes: Feature {
         }
         router.add(.GET, "/facturas", .staff(.gerente)) { r in
             let range = try DayRange(r.http, today: LocalTime.day(bill.now(), zone: bill.zone))
-            return r.offLoop { .json(BillJSON.facturas(try bill.facturas(range))) }
+            return try r.offLoop { .json(BillJSON.facturas(try bill.facturas(range))) }
         }
         router.add(.GET, "/verifactu/registros", .staff(.gerente)) { r in
             let despues = try Self.query(r.http, "despues", default: 0, 0...Int.max)
             let limite = try Self.query(r.http, "limite", default: 500, 1...5000)
-            return r.offLoop { .json(BillJSON.registros(try bill.registros(despues: Int64(despues), limite: limite))) }
+            return try r.offLoop { .json(BillJSON.registros(try bill.registros(despues: Int64(despues), limite: limite))) }
         }
         router.add(.GET, "/informes/caja", .staff(.gerente)) { r in
             let range = try DayRange(r.http, today: LocalTime.day(bill.now(), zone: bill.zone))
-            return r.offLoop { .json(BillJSON.caja(try bill.caja(range), desde: range.desdeText, hasta: range.hastaText)) }
+            return try r.offLoop { .json(BillJSON.caja(try bill.caja(range), desde: range.desdeText, hasta: range.hastaText)) }
         }
     }
 

@@ -98,6 +98,8 @@ struct RouteRequest: Sendable {
     let http: HTTPRequest
     let params: PathParameters
     let session: Session?
+    /// Where `offLoop` makes its answers.
+    let longReads: BlockingPool
     /// Finishes an answer given later as every answer is finished (errors
     /// mapped, gzip, headers, metrics).
     let finish: @Sendable (Result<HTTPResponse, any Error>) -> HTTPResponse
@@ -140,10 +142,17 @@ struct RouteRequest: Sendable {
     }
 
     /// The answer of `work`, a read that can be long (the kitchen's whole
-    /// board, a report or listing over days), made on a dispatch queue: the connections that share this
-    /// one's event loop are answered meanwhile instead of waiting behind it.
-    func offLoop(_ work: @escaping @Sendable () throws -> HTTPResponse) -> HTTPResponse {
-        later { reply in DispatchQueue.global().async { reply(Result { try work() }) } }
+    /// board, a report or listing over days), made on the long reads'
+    /// threads: the connections that share this one's event loop are
+    /// answered meanwhile instead of waiting behind it. When too many wait
+    /// for those threads, 503 with `Retry-After`.
+    func offLoop(_ work: @escaping @Sendable () throws -> HTTPResponse) throws -> HTTPResponse {
+        var taken = false
+        let response = later { reply in
+            taken = longReads.trySubmit { reply(Result { try work() }) }
+        }
+        guard taken else { throw APIError.readsBusy }
+        return response
     }
 
     /// `after`, for an answer that reads (the legacy feed answers with the
@@ -188,6 +197,13 @@ extension RouteRequest {
 }
 
 extension APIError {
+    /// 503: too many long reads are waiting for a thread.
+    static var readsBusy: APIError {
+        var error = APIError(.serviceUnavailable, "service_unavailable", "Too many long reads at once; try again in a moment.")
+        error.headers = [("Retry-After", "2")]
+        return error
+    }
+
     /// 503: too many logins are waiting for their password to be checked.
     static var busy: APIError {
         var error = APIError(.serviceUnavailable, "service_unavailable", "Too many logins at once; try again in a moment.")

@@ -20,7 +20,7 @@ struct ChecksRoutes: Feature {
             } ?? .abierta
             guard estado != .abierta else { return .json(ChecksJSON.cuentas(try checks.abiertas())) }
             let range = try DayRange(r.http, today: LocalTime.day(checks.now(), zone: checks.zone))
-            return r.offLoop { .json(ChecksJSON.cuentas(try checks.cerradas(estado, range))) }
+            return try r.offLoop { .json(ChecksJSON.cuentas(try checks.cerradas(estado, range))) }
         }
         router.add(.GET, "/cuentas/:id", Self.waiters) { r in
             .json(ChecksJSON.cuenta(try checks.cuenta(id: try Self.id(r.params))))
@@ -79,7 +79,7 @@ struct ChecksRoutes: Feature {
         // The whole board: read and written off the event loop (a board can be long).
         router.add(.GET, "/cocina/comandas", .staff(.cocina)) { r in
             let estados = try Self.estados(r.http.queryValue("estado"))
-            return r.offLoop {
+            return try r.offLoop {
                 let body = ChecksJSON.cocina(try checks.cocina(estados: estados))
                 var hash = FNV1a()
                 hash.add(body)

@@ -73,7 +73,7 @@ struct TablesRoutes: Feature {
         }
         router.add(.GET, "/informes/mesas", .staff(.gerente)) { r in
             let range = try DayRange(r.http, today: tables.today)
-            return r.offLoop {
+            return try r.offLoop {
                 var response = HTTPResponse.json(TablesJSON.informe(try tables.informe(range), desde: range.desdeText, hasta: range.hastaText))
                 response.headers.add("Cache-Control", "no-store")
                 return response
