@@ -356,7 +356,8 @@ function markFloor() {
   $("loose-list").replaceChildren(...loose.map(c => {
     const b = Staff.button("", "quiet loose-check", () => { location.hash = "#cuenta-" + c.id; });
     b.dataset.cuenta = String(c.id);
-    b.append(Staff.el("strong", null, c.mesa), Staff.el("span", null, "Pendiente " + Staff.money(c.pendiente)));
+    b.append(Staff.el("strong", null, c.mesa), " ", Staff.el("span", null, "Pendiente " + Staff.money(c.pendiente)));
+    b.setAttribute("aria-label", "Cuenta de " + c.mesa + ", pendiente " + Staff.money(c.pendiente));
     return b;
   }));
   for (const tile of $("floor").querySelectorAll(".tile")) {

@@ -24,6 +24,7 @@ import zoneinfo
 
 from browsercheck import Server, browser, fail as failed, log_in, waiting
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from axe_selenium_python import Axe
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
@@ -300,6 +301,11 @@ with Server(BIN, "jefa", "gerente", PASSWORD, COMANDA_EMPRESA_NIF="B12345678", C
             phone.save_screenshot(os.path.join(SHOTS, "camarero-sin-mesa.png"))
         if "T2" not in loose.text or "33,33" not in loose.text:
             fail(f"the check without a table is listed as {loose.text!r}")
+        axe = Axe(phone)
+        axe.inject()
+        serious = [v["id"] for v in axe.run()["violations"] if v.get("impact") in ("serious", "critical")]
+        if serious:
+            fail(f"axe-core on the floor with a check without a table: {serious}")
         tap(phone, loose)
         wait.until(lambda d: d.find_element(By.ID, "pay").is_displayed() and "33,33" in d.find_element(By.ID, "pay").text)
         if phone.find_element(By.ID, "free").is_displayed():
@@ -316,7 +322,7 @@ with Server(BIN, "jefa", "gerente", PASSWORD, COMANDA_EMPRESA_NIF="B12345678", C
               f"ready on the phone {ready * 1000:.0f} ms after Listo; served; the dessert fired and on the board; names as text; "
               f"100,00 € paid in three shares: 33,33 cash with 16,67 change shown, 33,34 card with a tip, 33,33 by lines; "
               f"three invoices with their QR codes (zbarimg reads the invoice's qr); freed; verifactu verificar: 3 records intact; "
-              f"the last invoice voided after the table was freed: the check listed without a table, charged again from there; "
+              f"the last invoice voided after the table was freed: the check listed without a table (axe: no serious fault), charged again from there; "
               f"Madrid's hour on a phone in UTC)")
     finally:
         phone.quit()
