@@ -52,7 +52,8 @@ public final class ComandaApplication: HTTPResponder {
         self.passwords = passwords
         // Long reads off the event loops, on threads of their own (not the
         // dispatch queues' few, which answers and timers need), a queue bounded.
-        longReads = BlockingPool(maxThreads: HTTPServerConfiguration.defaultWorkers, maxWaiting: configuration.maxWaitingReads)
+        longReads = BlockingPool(maxThreads: HTTPServerConfiguration.defaultWorkers, maxWaiting: configuration.maxWaitingReads,
+                                 priority: .low)
         let streams = SessionStreams(users: users)
         self.streams = streams
         let kitchen = KitchenService(database: database, hub: hub, now: now)

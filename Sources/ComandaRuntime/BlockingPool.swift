@@ -8,7 +8,7 @@ public final class BlockingPool: @unchecked Sendable {
     private let mutex = ConditionLock()
     private let maxThreads: Int
     private let maxWaiting: Int
-    private let background: Bool
+    private let priority: Threads.Priority
     // Guarded by `mutex`.
     private var jobs: [@Sendable () -> Void] = []
     private var head = 0
@@ -20,10 +20,15 @@ public final class BlockingPool: @unchecked Sendable {
     /// wait for one (`trySubmit` refuses more). Its threads are `SCHED_BATCH`,
     /// or with `background` `SCHED_IDLE`: they run only when no other thread
     /// wants the core, and any other that wakes takes it from them at once.
-    public init(maxThreads: Int, maxWaiting: Int = .max, background: Bool = false) {
+    public convenience init(maxThreads: Int, maxWaiting: Int = .max, background: Bool = false) {
+        self.init(maxThreads: maxThreads, maxWaiting: maxWaiting, priority: background ? .background : .batch)
+    }
+
+    /// A pool whose threads run at `priority`.
+    public init(maxThreads: Int, maxWaiting: Int = .max, priority: Threads.Priority) {
         self.maxThreads = max(1, maxThreads)
         self.maxWaiting = max(0, maxWaiting)
-        self.background = background
+        self.priority = priority
     }
 
     /// Runs `job` on one of the pool's threads, in turn.
@@ -94,7 +99,7 @@ public final class BlockingPool: @unchecked Sendable {
     }
 
     private func spawn() -> Bool {
-        Threads.start(background ? .background : .batch) { [self] in threadMain() }
+        Threads.start(priority) { [self] in threadMain() }
     }
 
     /// A thread's life: jobs until stopped.

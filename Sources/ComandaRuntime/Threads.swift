@@ -16,6 +16,9 @@ public enum Threads {
         /// `SCHED_IDLE`: it runs only when no other thread wants the core,
         /// and any other that wakes takes the core from it at once.
         case background
+        /// `SCHED_BATCH` at nice 10: it gets about a tenth of a busy core
+        /// beside the event loops and the writer, and never starves.
+        case low
     }
 
     private final class Body {
@@ -38,6 +41,8 @@ public enum Threads {
             var param = sched_param(sched_priority: 0)
             // SCHED_BATCH (3) and SCHED_IDLE (5) are not exported by Glibc's module.
             _ = sched_setscheduler(0, body.priority == .background ? 5 : 3, &param)
+            // Linux keeps a nice value per thread: this one's, not the process's.
+            if body.priority == .low { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10) }
             #endif
             body.run()
             return nil
