@@ -188,28 +188,26 @@ extension RouteRequest {
             }
             guard taken else { return }
             DispatchQueue.global().asyncAfter(deadline: .now() + maxWait) {
-                if begin() { reply(.failure(APIError.busy)) }
+                if begin() { reply(.failure(APIError.loginsBusy)) }
             }
         }
-        guard taken else { throw APIError.busy }
+        guard taken else { throw APIError.loginsBusy }
         return response
     }
 }
 
 extension APIError {
-    /// 503: too many long reads are waiting for a thread.
-    static var readsBusy: APIError {
-        var error = APIError(.serviceUnavailable, "service_unavailable", "Too many long reads at once; try again in a moment.")
+    /// 503 with `Retry-After`: work of a kind waits for its threads past its bound (`message` says which).
+    static func busy(_ message: String) -> APIError {
+        var error = APIError(.serviceUnavailable, "service_unavailable", message)
         error.headers = [("Retry-After", "2")]
         return error
     }
 
-    /// 503: too many logins are waiting for their password to be checked.
-    static var busy: APIError {
-        var error = APIError(.serviceUnavailable, "service_unavailable", "Too many logins at once; try again in a moment.")
-        error.headers = [("Retry-After", "2")]
-        return error
-    }
+    /// Too many logins are waiting for their password to be checked.
+    static let loginsBusy = busy("Too many logins at once; try again in a moment.")
+    /// Too many long reads are waiting for a thread.
+    static let readsBusy = busy("Too many long reads at once; try again in a moment.")
 }
 
 /// A route's handler: the request in, a response out; a thrown `APIError`
