@@ -18,6 +18,10 @@ extension AppDatabase {
         SELECT \(lineaColumns) FROM linea_cuenta WHERE comanda_id IN (SELECT id FROM comanda WHERE cuenta_id = ?1)
         ORDER BY id
         """
+    /// The sum of check `?1`'s lines but the voided ones, in cents: over `lineasDeCuenta`.
+    static let totalDeCuenta = """
+        SELECT coalesce(sum(precio_unitario * cantidad), 0) FROM (\(lineasDeCuenta)) WHERE estado != 'anulada'
+        """
     static let comandaColumns = """
         c.id, c.cuenta_id, c.mesa, c.curso, c.estado, c.enviada, c.marchada, c.preparada,
         u.id AS camarero_id, u.nombre AS camarero_nombre
@@ -365,13 +369,7 @@ extension AppDatabase {
 
     /// The sum of a check's lines (voided ones count 0), in cents.
     static func cuentaTotal(_ db: Database, id: Int64) throws -> Int {
-        try Int.fetchOne(db.cachedStatement(sql: """
-            SELECT coalesce(sum(precio_unitario * cantidad), 0) FROM (
-                SELECT precio_unitario, cantidad FROM linea_cuenta WHERE cuenta_id = ?1 AND estado = 'pendiente'
-                UNION ALL
-                SELECT precio_unitario, cantidad FROM linea_cuenta
-                WHERE comanda_id IN (SELECT id FROM comanda WHERE cuenta_id = ?1) AND estado != 'anulada')
-            """), arguments: [id]) ?? 0
+        try Int.fetchOne(db.cachedStatement(sql: totalDeCuenta), arguments: [id]) ?? 0
     }
 
     static func lineaCuenta(_ db: Database, cuentaID: Int64, id: Int64) throws -> LineaCuenta? {

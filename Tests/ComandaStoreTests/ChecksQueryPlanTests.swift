@@ -19,14 +19,9 @@ import Testing
         let lines = try plan(db, AppDatabase.lineasDeCuenta)
         #expect(!lines.contains("SCAN linea_cuenta"), "\(lines)")
         #expect(lines.contains("linea_cuenta_pendiente") && lines.contains("linea_cuenta_comanda"), "\(lines)")
-        let total = try plan(db, """
-            SELECT coalesce(sum(precio_unitario * cantidad), 0) FROM (
-                SELECT precio_unitario, cantidad FROM linea_cuenta WHERE cuenta_id = ?1 AND estado = 'pendiente'
-                UNION ALL
-                SELECT precio_unitario, cantidad FROM linea_cuenta
-                WHERE comanda_id IN (SELECT id FROM comanda WHERE cuenta_id = ?1) AND estado != 'anulada')
-            """)
+        let total = try plan(db, AppDatabase.totalDeCuenta)
         #expect(!total.contains("SCAN linea_cuenta"), "\(total)")
+        #expect(total.contains("linea_cuenta_pendiente") && total.contains("linea_cuenta_comanda"), "\(total)")
     }
 
     /// A line is pending exactly while it has no comanda: the database refuses anything else.
@@ -56,5 +51,10 @@ import Testing
         // Read back through the comanda: the whole check, its total.
         let read = try #require(try db.cuentaConLineas(id: cuenta.id))
         #expect(read.lineas.map(\.id) == [linea.id] && read.lineas.first?.estado == .marchada && read.totalCentimos == 450)
+        // The stored total counts the sent line and a pending one, not a voided one.
+        let otra = try db.addLineaCuenta(cuentaID: cuenta.id, platoID: plato, cantidad: 2, curso: 1, notas: "", opciones: [], origen: .camarero).wait()
+        #expect(try db.writer.read { try AppDatabase.cuentaTotal($0, id: cuenta.id) } == 1_350)
+        _ = try db.anularLineaCuenta(cuentaID: cuenta.id, lineaID: linea.id, motivo: "Se cayó", now: 3).wait()
+        #expect(try db.writer.read { try AppDatabase.cuentaTotal($0, id: cuenta.id) } == 900, "\(otra.id)")
     }
 }
