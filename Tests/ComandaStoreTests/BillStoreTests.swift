@@ -157,7 +157,11 @@ import Testing
             let platos = try dishes(db)
             for i in 0..<3 { _ = try pay(db, try sentCheck(db, platos, "T\(i)"), .todo) }
         }
-        let raw = try DatabaseQueue(path: path)
+        // The app's last connection may still be closing on its writer's thread (a close checkpoints
+        // the log under a lock): wait for it, as the app's own connections do, rather than fail at once.
+        var patient = Configuration()
+        patient.busyMode = .timeout(5)
+        let raw = try DatabaseQueue(path: path, configuration: patient)
         for sql in ["UPDATE registro SET importe_total = '1.00' WHERE posicion = 2", "DELETE FROM registro WHERE posicion = 3",
                     "UPDATE factura SET importe = 1 WHERE id = 1", "DELETE FROM factura WHERE id = 1", "DELETE FROM cobro",
                     "UPDATE cobro SET propina = 0"] {
