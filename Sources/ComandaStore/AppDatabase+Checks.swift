@@ -102,40 +102,28 @@ extension AppDatabase {
     /// sold out, its options by the dish's rules, its price (options
     /// included) frozen now. The waiter's and the table link's lines alike.
     ///
-    /// `checkingOpen`: the check's being open is checked by the insert
-    /// itself (one statement less on the hottest write); a refusal of the
-    /// dish still answers for the check first (404, `cuenta_cerrada`).
+    /// `checkingOpen`: the check's being open is checked first (404,
+    /// `cuenta_cerrada` before any refusal of the dish).
     static func insertLinea(_ db: Database, cuentaID: Int64, platoID: Int64, cantidad: Int, curso: Int, notas: String,
                             opciones: [Int64], origen: OrigenLinea, checkingOpen: Bool = false) throws -> LineaCuenta {
+        if checkingOpen { try checkOpen(db, id: cuentaID) }
         // Read in place from the statement's cursor, by position (no row copied, no name looked up).
         let cursor = try Row.fetchCursor(db.cachedStatement(sql: """
             SELECT nombre, precio_centimos, disponible, retirado_en, iva, opciones FROM plato WHERE id = ?
             """), arguments: [platoID])
         guard let dish = try cursor.next(), (dish[3] as Int64?) == nil else {
-            if checkingOpen { try checkOpen(db, id: cuentaID) }
             throw CuentaError.invalid(field: "plato_id", problem: "is not a dish on the menu")
         }
         let nombre: String = dish[0], iva: Int = dish[4], precioPlato: Int = dish[1], disponible: Bool = dish[2]
         let grupos: String = dish[5]
-        let elegidas: [OpcionElegida]
-        do {
-            guard disponible else { throw CuentaError.platoAgotado(nombre: nombre) }
-            elegidas = try elegir(Self.opciones(grupos), opciones)
-        } catch {
-            if checkingOpen { try checkOpen(db, id: cuentaID) }
-            throw error
-        }
+        guard disponible else { throw CuentaError.platoAgotado(nombre: nombre) }
+        let elegidas = try elegir(Self.opciones(grupos), opciones)
         let precio = precioPlato + elegidas.reduce(0) { $0 + $1.precioCentimos }
         try db.cachedStatement(sql: """
             INSERT INTO linea_cuenta (cuenta_id, plato_id, nombre, precio_unitario, cantidad, opciones, notas, curso, origen, iva)
-            SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE ? OR EXISTS (SELECT 1 FROM cuenta WHERE id = ? AND estado = 'abierta')
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [cuentaID, platoID, nombre, precio, cantidad, Self.elegidasJSON(elegidas),
-                                     notas, curso, origen.rawValue, iva, !checkingOpen, cuentaID])
-        if db.changesCount == 0 {
-            // Not inserted: the check is unknown or closed (this says which).
-            try checkOpen(db, id: cuentaID)
-            throw CuentaError.cerrada
-        }
+                                     notas, curso, origen.rawValue, iva])
         // The line as written (not read back: a line is most of table service's writes).
         return LineaCuenta(id: db.lastInsertedRowID, cuentaID: cuentaID, platoID: platoID, nombre: nombre, precioUnitarioCentimos: precio,
                            cantidad: cantidad, opciones: elegidas, notas: notas, curso: curso, estado: .pendiente, origen: origen, iva: iva)
