@@ -142,6 +142,12 @@ public struct Comanda: Sendable, Equatable {
     public var camarero: Persona?
     public var lineas: [LineaCuenta]
 
+    /// Grows with every change of a comanda (its state moves on, or one of
+    /// its lines is voided): of two reports of one comanda, the later has the larger.
+    public var progreso: Int {
+        ((EstadoComanda.allCases.firstIndex(of: estado) ?? 0) << 20) + lineas.reduce(0) { $0 + ($1.estado == .anulada ? 1 : 0) }
+    }
+
     public init(id: Int64, cuentaID: Int64, mesa: String, curso: Int, estado: EstadoComanda, enviada: Int64,
                 marchada: Int64? = nil, preparada: Int64? = nil, camarero: Persona? = nil, lineas: [LineaCuenta] = []) {
         self.id = id

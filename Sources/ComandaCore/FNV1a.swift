@@ -20,6 +20,13 @@ public struct FNV1a: Sendable {
         bytes.withUnsafeBufferPointer { add($0) }
     }
 
+    /// Mixes in a number's eight bytes (little-endian).
+    public mutating func add(_ number: UInt64) {
+        var v = value
+        for shift in stride(from: 0, to: 64, by: 8) { v = (v ^ ((number >> UInt64(shift)) & 0xFF)) &* 0x100_0000_01b3 }
+        value = v
+    }
+
     /// Mixes in a text and a separator, so ("ab", "c") and ("a", "bc") differ.
     public mutating func add(_ text: String) {
         var text = text

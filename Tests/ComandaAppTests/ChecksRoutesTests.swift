@@ -11,7 +11,7 @@ import Testing
     private func json(_ r: TestResponse) -> [String: Any] { (r.json as? [String: Any]) ?? [:] }
 
     /// A served app with a manager, a waiter and a cook logged in.
-    private struct Staff {
+    struct Staff {
         let c: TestClient, port: Int, db: AppDatabase, boss: String, waiter: String, cook: String
         func plato(_ nombre: String) throws -> Int64 { try #require(try db.menuSnapshot().platos.first { $0.nombre == nombre }?.id) }
         /// A new table (by the manager), and the id of the check seating it opens (by the waiter).
@@ -23,7 +23,7 @@ import Testing
         }
     }
 
-    private func withStaff(_ body: (Staff) throws -> Void) throws {
+    func withStaff(_ body: (Staff) throws -> Void) throws {
         let (app, db) = try makeUserApp()
         try withServer(responder: app) { _, port in
             let c = try TestClient(port: port)

@@ -23,18 +23,23 @@ import Testing
             let cuenta = try #require((try c.postJSON("/mesas/\(mesa)/sentar", #"{"comensales": 2}"#, token: boss).json
                                        as? [String: Any])?["id"] as? Int)
             let plato = try #require(try db.menuSnapshot().platos.first?.id)
-            try db.writer.write { d in
-                try d.execute(sql: """
-                    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000)
-                    INSERT INTO comanda (cuenta_id, mesa, curso, estado, enviada, marchada)
-                    SELECT ?, 'T1', 1, 'marchada', 1700000000000 + i, 1700000000000 + i FROM n
-                    """, arguments: [cuenta])
-                try d.execute(sql: """
-                    INSERT INTO linea_cuenta (cuenta_id, plato_id, nombre, precio_unitario, cantidad, curso, estado, comanda_id, iva)
-                    SELECT ?, ?, 'Tortilla', 800, 1, 1, 'marchada', id, 10 FROM comanda WHERE cuenta_id = ?
-                    """, arguments: [cuenta, plato, cuenta])
-            }
+            try Self.fire(20_000, on: db, cuenta: cuenta, mesa: "T1", plato: plato)
             try body(port, cook)
+        }
+    }
+
+    /// `count` comandas of one line each fired on the check `cuenta`, written straight to the file (long ago).
+    static func fire(_ count: Int, on db: AppDatabase, cuenta: Int, mesa: String, plato: Int64) throws {
+        try db.writer.write { d in
+            try d.execute(sql: """
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+                INSERT INTO comanda (cuenta_id, mesa, curso, estado, enviada, marchada)
+                SELECT ?, ?, 1, 'marchada', 1700000000000 + i, 1700000000000 + i FROM n
+                """, arguments: [count, cuenta, mesa])
+            try d.execute(sql: """
+                INSERT INTO linea_cuenta (cuenta_id, plato_id, nombre, precio_unitario, cantidad, curso, estado, comanda_id, iva)
+                SELECT ?, ?, 'Tortilla', 800, 1, 1, 'marchada', id, 10 FROM comanda WHERE cuenta_id = ?
+                """, arguments: [cuenta, plato, cuenta])
         }
     }
 

@@ -53,7 +53,7 @@ struct LiveRoutes: Feature {
                 ("snapshot", String(decoding: try kitchen.board.list(EstadoPedido.activos).0, as: UTF8.self))
             } also: {
                 // The table comandas beside the orders: the body of `GET /cocina/comandas`.
-                [("comandas", String(decoding: ChecksJSON.cocina(try checks.cocina(estados: [.marchada, .preparada])), as: UTF8.self))]
+                [("comandas", String(decoding: try checks.cocina(estados: ChecksService.enTablero).0, as: UTF8.self))]
             }
         }
         // The waiters': every change of a check (`event: cuenta`); on connect the open checks.

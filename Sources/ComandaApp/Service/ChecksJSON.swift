@@ -20,6 +20,11 @@ enum ChecksJSON {
         JSONWriter.write(capacity: 300 + c.lineas.count * 260) { $0.comanda(c) }
     }
 
+    /// A comanda as the kitchen's board holds it.
+    static func comandaBytes(_ c: Comanda) -> [UInt8] {
+        JSONWriter.writeBytes(capacity: 300 + c.lineas.count * 260) { $0.comanda(c) }
+    }
+
     /// `{"comandas": […]}`, as an answer's body.
     static func comandas(_ list: [Comanda]) -> [UInt8] {
         JSONWriter.writeBytes(capacity: 64 + list.count * 600) { w in

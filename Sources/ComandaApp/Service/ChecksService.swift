@@ -15,6 +15,13 @@ final class ChecksService: Sendable {
     private let changed: @Sendable (_ cuentaID: Int64, _ comandas: [Comanda]) -> Void
     /// Told after a change of the floor's tables (moving a check).
     private let floorChanged: @Sendable () -> Void
+    /// The kitchen's board of comandas (fired and ready), kept in memory and
+    /// told of every comanda that a write of this service changed (comandas
+    /// are written only here, and every write is answered through the
+    /// writer's continuation: the board hears them in commit order).
+    private let board: LiveList<Comanda>
+    /// The board's own states.
+    static let enTablero: [EstadoComanda] = [.marchada, .preparada]
 
     init(database: AppDatabase, now: @escaping @Sendable () -> Int64, zone: TimeZone,
          changed: @escaping @Sendable (Int64, [Comanda]) -> Void = { _, _ in }, floorChanged: @escaping @Sendable () -> Void = {}) {
@@ -23,6 +30,12 @@ final class ChecksService: Sendable {
         self.zone = zone
         self.changed = changed
         self.floorChanged = floorChanged
+        board = LiveList(.init(
+            id: \.id, progress: \.progreso, listed: { Self.enTablero.contains($0.estado) },
+            // As `comandasCocina` orders them: by when they were fired, then by id.
+            order: { ($0.marchada == nil ? 1 : 0, $0.marchada ?? 0, $0.id) },
+            json: ChecksJSON.comandaBytes,
+            load: { try database.comandasCocina(estados: Self.enTablero) }))
     }
 
     func mover(cuentaID: Int64, mesaID: Int64) -> PendingWrite<Cuenta> {
@@ -64,9 +77,8 @@ final class ChecksService: Sendable {
 
     /// Sends every pending line; `camarero`: who sends (named on the kitchen's comandas).
     func enviar(cuentaID: Int64, camarero: Persona) -> PendingWrite<[Comanda]> {
-        notifying(database.enviarCuenta(cuentaID: cuentaID, camarero: camarero, now: now()), cuentaID) {
-            $0.filter { $0.estado == .marchada }
-        }
+        notifying(database.enviarCuenta(cuentaID: cuentaID, camarero: camarero, now: now()), cuentaID, comandas: { $0 },
+                  live: { $0.estado == .marchada })
     }
 
     func marchar(cuentaID: Int64, curso: Int) -> PendingWrite<[Comanda]> {
@@ -78,7 +90,10 @@ final class ChecksService: Sendable {
     }
 
     func preparada(comandaID: Int64) -> PendingWrite<Comanda> {
-        database.comandaPreparada(id: comandaID, now: now()).whenCommitted { [changed] comanda in changed(comanda.cuentaID, [comanda]) }
+        database.comandaPreparada(id: comandaID, now: now()).whenCommitted { [board, changed] comanda in
+            board.changed(comanda)
+            changed(comanda.cuentaID, [comanda])
+        }
     }
 
     func comanda(id: Int64) throws -> Comanda {
@@ -86,13 +101,28 @@ final class ChecksService: Sendable {
         return comanda
     }
 
-    /// The kitchen's comandas in `estados` (fired and ready by default).
-    func cocina(estados: [EstadoComanda]) throws -> [Comanda] { try database.comandasCocina(estados: estados) }
+    /// The kitchen's comandas in `estados` (already validated), as the JSON
+    /// array of `GET /cocina/comandas`, with its weak `ETag`: the board's own
+    /// states from memory, any other filter from the database (kept until
+    /// the next change of a comanda).
+    func cocina(estados: [EstadoComanda]) throws -> ([UInt8], String) {
+        let key = estados.map(\.rawValue).joined(separator: ",")
+        guard estados.allSatisfy(Self.enTablero.contains) else {
+            return try board.answer(key) { ChecksJSON.cocina(try database.comandasCocina(estados: estados)) }
+        }
+        return try board.list(key) { estados.contains($0.estado) }
+    }
 
-    /// `write`, and once committed: the live updates told of the check and
-    /// of the comandas `comandas` picks from the result.
+    /// `write`, and once committed: the kitchen's board told of the
+    /// comandas `comandas` picks from the result, and the live updates of
+    /// the check and of those of them that `live` keeps.
     private func notifying<T>(_ write: PendingWrite<T>, _ cuentaID: Int64,
-                              comandas: @escaping @Sendable (T) -> [Comanda] = { _ in [] }) -> PendingWrite<T> {
-        write.whenCommitted { [changed] result in changed(cuentaID, comandas(result)) }
+                              comandas: @escaping @Sendable (T) -> [Comanda] = { _ in [] },
+                              live: @escaping @Sendable (Comanda) -> Bool = { _ in true }) -> PendingWrite<T> {
+        write.whenCommitted { [board, changed] result in
+            let told = comandas(result)
+            for comanda in told { board.changed(comanda) }
+            changed(cuentaID, told.filter(live))
+        }
     }
 }
