@@ -409,7 +409,8 @@ final class HTTPConnection: @unchecked Sendable {
     private func flush() {
         switch output.write(to: fd) {
         case .done: break
-        case .wouldBlock:
+        case .wouldBlock, .yielded:
+            // Level-triggered: a socket that can still take more is reported writable at the loop's next turn.
             waitForWritable()
             return
         case .failed:

@@ -42,15 +42,30 @@ struct OutputQueue {
         }
     }
 
-    /// What a write did.
-    enum WriteResult { case done, wouldBlock, failed }
+    /// Bytes one write sends at most before it yields to the event loop's
+    /// other connections: a reader that drains as fast as it is written
+    /// (a kitchen screen taking a board of megabytes over loopback) would
+    /// otherwise keep the loop copying all of it while the rest wait.
+    static let turnBytes = 256 * 1024
 
-    /// Sends as much as the socket takes.
+    /// What a write did.
+    enum WriteResult {
+        case done, failed
+        /// The socket is full.
+        case wouldBlock
+        /// `turnBytes` went out and more is left: go on when the loop comes back to it.
+        case yielded
+    }
+
+    /// Sends as much as the socket takes, up to `turnBytes` this turn.
     mutating func write(to fd: Int32) -> WriteResult {
+        var sent = 0
         while pending > 0 {
+            if sent >= Self.turnBytes { return .yielded }
             let n = sendSome(fd)
             if n > 0 {
                 consume(n)
+                sent += n
                 continue
             }
             if n < 0 && errno == EINTR { continue }

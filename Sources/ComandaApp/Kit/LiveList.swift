@@ -86,11 +86,13 @@ final class LiveList<Item: Sendable>: Sendable {
     func list(_ key: String, including include: @Sendable (Item) -> Bool) throws -> ([UInt8], String) {
         if let hit = cached(key) { return hit }
         try loadIfNeeded()
-        let (seen, kept) = state.withLock { s in
-            (s.revision, (s.entries ?? [:]).values.compactMap { e in include(e.item) ? (e.order, e.id, e.progress, e.json) : nil })
-        }
-        // Sorted and joined outside the lock: the writer tells changes meanwhile.
-        let entries = kept.sorted { $0.0 < $1.0 }
+        // Only the dictionary's reference is taken under the lock: the
+        // writer's thread tells changes meanwhile (its next change copies
+        // the dictionary once), and a poll's thread, the lowest of the
+        // server's, never holds it up for longer than that.
+        let (seen, snapshot) = state.withLock { s in (s.revision, s.entries ?? [:]) }
+        let entries = snapshot.values.compactMap { e in include(e.item) ? (e.order, e.id, e.progress, e.json) : nil }
+            .sorted { $0.0 < $1.0 }
         var body: [UInt8] = []
         body.reserveCapacity(entries.reduce(2) { $0 + $1.3.count + 1 })
         body.append(UInt8(ascii: "["))
