@@ -84,22 +84,30 @@ import Testing
     @Test func fiveHundredRefusedUploadsHoldNoBodies() throws {
         let (app, _) = try makeUserApp()
         try withServer(served(), responder: app) { server, port in
-            let before = residentKiB()
-            var clients: [TestClient] = []
-            let chunk = String(repeating: "x", count: 64 * 1024)
-            for _ in 0..<500 {
-                let c = try TestClient(port: port)
-                try c.send(photoHead(nil) + chunk)
-                clients.append(c)
+            // The process's resident size also grows with the tests that run
+            // beside this one (a board of 20,000 comandas, say), never less:
+            // the smallest growth of three tries is this one's. Bodies held
+            // would be 62 MiB every time.
+            var growths: [Int] = []
+            for _ in 0..<3 {
+                let before = residentKiB()
+                var clients: [TestClient] = []
+                let chunk = String(repeating: "x", count: 64 * 1024)
+                for _ in 0..<500 {
+                    let c = try TestClient(port: port)
+                    try c.send(photoHead(nil) + chunk)
+                    clients.append(c)
+                }
+                // Every one answered 401 before its 5 MB arrived.
+                for c in clients { #expect(try c.readResponse().status == 401) }
+                // They keep sending: what arrives is dropped, not held.
+                for c in clients { try? c.send(chunk) }
+                Thread.sleep(forTimeInterval: 0.3)
+                growths.append(residentKiB() - before)
+                clients.removeAll()
+                if let last = growths.last, last < 50 * 1024 { break }
             }
-            // Every one answered 401 before its 5 MB arrived.
-            for c in clients { #expect(try c.readResponse().status == 401) }
-            // They keep sending: what arrives is dropped, not held.
-            for c in clients { try? c.send(chunk) }
-            Thread.sleep(forTimeInterval: 0.3)
-            let grown = residentKiB() - before
-            #expect(grown < 50 * 1024, "grew \(grown) KiB for 500 refused uploads")
-            clients.removeAll()
+            #expect((growths.min() ?? .max) < 50 * 1024, "grew \(growths) KiB for 500 refused uploads")
             _ = server
         }
     }
