@@ -54,6 +54,7 @@ import Testing
                     // Polled: the board's own states from memory, others from the database.
                     polls += 1
                     for (query, estados) in [("", ChecksService.enTablero), ("?estado=marchada", [.marchada]),
+                                             ("?estado=preparada,marchada,marchada", ChecksService.enTablero),
                                              ("?estado=en_espera,servida", [.en_espera, .servida])] as [(String, [EstadoComanda])] {
                         let (polled, stored) = try board(s, query, estados)
                         #expect(polled.status == 200)

@@ -82,7 +82,8 @@ final class LiveList<Item: Sendable>: Sendable {
 
     /// The listed items that `include` keeps (the list loaded first if it
     /// is not in memory yet): the JSON array and its weak tag; `key` names
-    /// the filter, its answer kept until the next change.
+    /// the filter (one name for one filter: the callers' states, each once,
+    /// in a fixed order), its answer kept until the next change.
     func list(_ key: String, including include: @Sendable (Item) -> Bool) throws -> ([UInt8], String) {
         if let hit = cached(key) { return hit }
         try loadIfNeeded()
@@ -120,6 +121,9 @@ final class LiveList<Item: Sendable>: Sendable {
         return keep(key, seen, body, "W/\"" + hash.hex + "\"")
     }
 
+    /// How many answers are kept (the tests': stale ones must go).
+    var keptAnswers: Int { state.withLock { $0.answers.count } }
+
     private func cached(_ key: String) -> ([UInt8], String)? {
         state.withLock { s in
             guard let (at, body, tag) = s.answers[key], at == s.revision else { return nil }
@@ -127,10 +131,14 @@ final class LiveList<Item: Sendable>: Sendable {
         }
     }
 
-    /// Keeps an answer made from what was seen at `seen`: a change meanwhile
-    /// leaves it behind the revision, and the next poll makes it again.
+    /// Keeps an answer made from what was seen at `seen`, unless a change
+    /// came meanwhile (the next poll makes it again); answers made before the
+    /// last change are let go (a board's can be megabytes).
     private func keep(_ key: String, _ seen: UInt64, _ body: [UInt8], _ tag: String) -> ([UInt8], String) {
-        state.withLock { $0.answers[key] = (seen, body, tag) }
+        state.withLock { s in
+            s.answers = s.answers.filter { $0.value.0 == s.revision }
+            if seen == s.revision { s.answers[key] = (seen, body, tag) }
+        }
         return (body, tag)
     }
 

@@ -45,7 +45,7 @@ final class KitchenBoard: Sendable {
 
     /// The list for `estados` (already validated): its JSON body and weak `ETag`.
     func list(_ estados: [EstadoPedido]) throws -> ([UInt8], String) {
-        let key = estados.map(\.rawValue).joined(separator: ",")
+        let key = EstadoPedido.allCases.filter(estados.contains).map(\.rawValue).joined(separator: ",")
         // The board's own states are answered from memory; any other filter from the database.
         guard estados.allSatisfy(EstadoPedido.activos.contains) else {
             return try board.answer(key) { Array(OrderJSON.cocina(try database.pedidosCocina(estados: estados)).utf8) }

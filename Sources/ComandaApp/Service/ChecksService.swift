@@ -106,7 +106,7 @@ final class ChecksService: Sendable {
     /// states from memory, any other filter from the database (kept until
     /// the next change of a comanda).
     func cocina(estados: [EstadoComanda]) throws -> ([UInt8], String) {
-        let key = estados.map(\.rawValue).joined(separator: ",")
+        let key = EstadoComanda.allCases.filter(estados.contains).map(\.rawValue).joined(separator: ",")
         guard estados.allSatisfy(Self.enTablero.contains) else {
             return try board.answer(key) { ChecksJSON.cocina(try database.comandasCocina(estados: estados)) }
         }

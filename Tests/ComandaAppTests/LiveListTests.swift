@@ -1,0 +1,84 @@
+@testable import ComandaApp
+import ComandaRuntime
+import Testing
+
+/// `LiveList` on its own: reports laid over in the order of their
+/// progress, changes told while the first read runs kept, stale answers let go.
+@Suite struct LiveListTests {
+    struct Item: Sendable, Equatable {
+        var id: Int64, version: Int, listed: Bool = true, at: Int64 = 0
+    }
+
+    private func list(_ load: @escaping @Sendable () throws -> [Item]) -> LiveList<Item> {
+        LiveList(.init(id: \.id, progress: \.version, listed: \.listed, order: { (0, $0.at, $0.id) },
+                       json: { Array("\($0.id).\($0.version)".utf8) }, load: load))
+    }
+
+    private func body(_ l: LiveList<Item>, _ key: String = "all") throws -> String {
+        String(decoding: try l.list(key) { _ in true }.0, as: UTF8.self)
+    }
+
+    @Test func reportsAreLaidOverByProgress() throws {
+        let l = list { [Item(id: 1, version: 1), Item(id: 2, version: 1, at: 5)] }
+        #expect(try body(l) == "[1.1,2.1]")
+        l.changed(Item(id: 1, version: 3, at: 9))
+        l.changed(Item(id: 1, version: 2))          // an older report, told late: no harm
+        l.changed(Item(id: 3, version: 1, at: 1))
+        #expect(try body(l) == "[3.1,2.1,1.3]")
+        l.changed(Item(id: 2, version: 2, listed: false))
+        #expect(try body(l) == "[3.1,1.3]")
+        #expect(try body(l) { $0.id == 3 } == "[3.1]")
+    }
+
+    private func body(_ l: LiveList<Item>, _ include: @Sendable (Item) -> Bool) throws -> String {
+        String(decoding: try l.list("some") { include($0) }.0, as: UTF8.self)
+    }
+
+    /// What is committed while the first read runs is told meanwhile: laid
+    /// over the read, whether the read saw it or not.
+    @Test func changesToldWhileTheFirstReadRunsAreKept() throws {
+        let box = Locked<LiveList<Item>?>(nil)
+        let l = list {
+            // The read saw item 1 at version 3; meanwhile 1 was told at 2 (already read), 2 at 1 (too late for the read) and 4 left.
+            box.withLock { $0 }?.changed(Item(id: 1, version: 2))
+            box.withLock { $0 }?.changed(Item(id: 2, version: 1, at: 7))
+            box.withLock { $0 }?.changed(Item(id: 4, version: 2, listed: false))
+            return [Item(id: 1, version: 3), Item(id: 4, version: 1, at: 3)]
+        }
+        box.withLock { $0 = l }
+        #expect(try body(l) == "[1.3,2.1]")
+    }
+
+    /// A failed first read leaves the list unloaded, and the next poll reads again.
+    @Test func aFailedReadIsReadAgain() throws {
+        struct Down: Error {}
+        let fail = Locked(true)
+        let l = list {
+            if fail.withLock({ $0 }) { throw Down() }
+            return [Item(id: 1, version: 1)]
+        }
+        #expect(throws: Down.self) { try body(l) }
+        l.changed(Item(id: 1, version: 2))          // not loaded: nothing kept, nothing lost (the read will see it)
+        fail.withLock { $0 = false }
+        #expect(try body(l) == "[1.1]")
+    }
+
+    /// One answer per filter is kept until the next change, and none past it:
+    /// a poller asking many filters cannot make the list hold megabytes each.
+    @Test func staleAnswersAreLetGo() throws {
+        let l = list { (1...50).map { Item(id: $0, version: 1) } }
+        let first = try l.list("a") { _ in true }
+        let hit = try l.list("a") { _ in true }
+        #expect(hit.0 == first.0 && hit.1 == first.1)
+        for key in ["b", "c", "d"] { _ = try l.list(key) { $0.id % 2 == 0 } }
+        _ = try l.answer("other") { Array("[]".utf8) }
+        #expect(l.keptAnswers == 5)
+        l.changed(Item(id: 7, version: 2))
+        _ = try l.list("a") { _ in true }
+        #expect(l.keptAnswers == 1)
+        // The tag moved with the change; asked again unchanged, the same tag.
+        let tag = try l.list("a") { _ in true }.1
+        let again = try l.list("a") { _ in true }.1
+        #expect(tag != first.1 && tag == again)
+    }
+}
