@@ -48,7 +48,8 @@ public final class ComandaApplication: HTTPResponder {
         self.users = users
         // One hash per core at most, in the core's idle time, with a bounded queue.
         let passwords = BlockingPool(maxThreads: HTTPServerConfiguration.defaultWorkers,
-                                     maxWaiting: configuration.maxWaitingLogins, background: configuration.hashInIdleTime)
+                                     maxWaiting: configuration.maxWaitingLogins,
+                                     priority: configuration.hashInIdleTime ? .background : .batch)
         self.passwords = passwords
         // Long reads off the event loops, on threads of their own (not the
         // dispatch queues' few, which answers and timers need), a queue bounded.

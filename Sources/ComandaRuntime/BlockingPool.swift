@@ -1,9 +1,9 @@
 /// Threads for work that may block or take long (a password being hashed),
 /// so that no worker's event loop ever waits on it. Threads are started as
 /// work needs them, up to `maxThreads`, and then kept; jobs beyond that wait
-/// in order. `maxWaiting` bounds the queue, `background` runs the threads
-/// only when nothing else wants the core: a flood of logins never holds the
-/// event loops nor the writer's CPU.
+/// in order. `maxWaiting` bounds the queue, and the threads' priority says
+/// how they share the core (`.background`: only when nothing else wants it,
+/// so a flood of logins never holds the event loops nor the writer's CPU).
 public final class BlockingPool: @unchecked Sendable {
     private let mutex = ConditionLock()
     private let maxThreads: Int
@@ -16,16 +16,9 @@ public final class BlockingPool: @unchecked Sendable {
     private var idle = 0
     private var stopping = false
 
-    /// A pool of at most `maxThreads` threads; `maxWaiting` jobs at most
-    /// wait for one (`trySubmit` refuses more). Its threads are `SCHED_BATCH`,
-    /// or with `background` `SCHED_IDLE`: they run only when no other thread
-    /// wants the core, and any other that wakes takes it from them at once.
-    public convenience init(maxThreads: Int, maxWaiting: Int = .max, background: Bool = false) {
-        self.init(maxThreads: maxThreads, maxWaiting: maxWaiting, priority: background ? .background : .batch)
-    }
-
-    /// A pool whose threads run at `priority`.
-    public init(maxThreads: Int, maxWaiting: Int = .max, priority: Threads.Priority) {
+    /// A pool of at most `maxThreads` threads at `priority`; `maxWaiting`
+    /// jobs at most wait for one (`trySubmit` refuses more).
+    public init(maxThreads: Int, maxWaiting: Int = .max, priority: Threads.Priority = .batch) {
         self.maxThreads = max(1, maxThreads)
         self.maxWaiting = max(0, maxWaiting)
         self.priority = priority

@@ -226,7 +226,7 @@ import Testing
     }
 
     @Test func thePasswordThreadsAreBoundedAndRefuseWhenFull() throws {
-        let pool = BlockingPool(maxThreads: 1, maxWaiting: 2, background: true)
+        let pool = BlockingPool(maxThreads: 1, maxWaiting: 2, priority: .background)
         defer { pool.stop() }
         let gate = DispatchSemaphore(value: 0)
         let done = DispatchSemaphore(value: 0)

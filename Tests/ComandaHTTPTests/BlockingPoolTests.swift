@@ -71,7 +71,7 @@ import Testing
     }
 
     @Test func backgroundThreadsStillRunWhenTheCoresAreFree() {
-        let pool = BlockingPool(maxThreads: 2, background: true)
+        let pool = BlockingPool(maxThreads: 2, priority: .background)
         defer { pool.stop() }
         #expect(run(pool, count: 4, ms: 10).done == 4)
     }
