@@ -240,9 +240,15 @@ import Testing
             let added = try waiters.readDataEvent()
             #expect(added.event == "cuenta")
             #expect(added.data.contains("\"total\":4.5"))
-            _ = try c.postJSON("/cuentas/\(cuentaID)/enviar", "{}", token: waiter)
+            let sent = try c.postJSON("/cuentas/\(cuentaID)/enviar", "{}", token: waiter)
             let fired = try kitchen.readDataEvent()
             #expect(fired.event == "comanda")
+            // The event is the comanda as the answer and the board have it (written once, by the board).
+            let answered = (json(sent)["comandas"] as? [[String: Any]])?.first.map { NSDictionary(dictionary: $0) }
+            let heard = (fired.json as? [String: Any]).map { NSDictionary(dictionary: $0) }
+            #expect(answered != nil && answered == heard)
+            let board = try #require(try c.authed("GET", "/cocina/comandas", cook).json as? [[String: Any]])
+            #expect(board.count == 1 && board.first.map { NSDictionary(dictionary: $0) } == heard)
             #expect(fired.data.contains("\"estado\":\"marchada\""))
             #expect(fired.data.contains("\"mesa\":\"T1\""))
             #expect(try waiters.readDataEvent().event == "cuenta")

@@ -67,16 +67,19 @@ final class LiveList<Item: Sendable>: Sendable {
 
     /// A committed change of `item` (call in commit order, after the commit);
     /// `json`: its JSON if already written (else written here, and only
-    /// while the list is in memory).
-    func changed(_ item: Item, json: [UInt8]? = nil) {
+    /// while the list is in memory). Returns the JSON the list holds for it
+    /// (nil while the list is not in memory), for the caller's other uses.
+    @discardableResult
+    func changed(_ item: Item, json: [UInt8]? = nil) -> [UInt8]? {
         let tracking = state.withLock { $0.entries != nil || $0.told != nil }
         let made = tracking ? Entry(item, json: json ?? rules.json(item), rules) : nil
-        state.withLock { s in
+        return state.withLock { s in
             s.revision &+= 1
-            guard s.entries != nil || s.told != nil else { return }
+            guard s.entries != nil || s.told != nil else { return nil }
             let entry = made ?? Entry(item, json: json ?? rules.json(item), rules)
             s.told?.append(entry)
             Self.apply(entry, to: &s.entries, rules)
+            return entry.json
         }
     }
 

@@ -16,12 +16,8 @@ enum ChecksJSON {
         JSONWriter.writeBytes(capacity: 300) { $0.linea(l) }
     }
 
-    static func comanda(_ c: Comanda) -> String {
-        JSONWriter.write(capacity: 300 + c.lineas.count * 260) { $0.comanda(c) }
-    }
-
-    /// A comanda as the kitchen's board holds it.
-    static func comandaBytes(_ c: Comanda) -> [UInt8] {
+    /// A comanda: an answer's body, an entry of the kitchen's board, an event of its stream.
+    static func comanda(_ c: Comanda) -> [UInt8] {
         JSONWriter.writeBytes(capacity: 300 + c.lineas.count * 260) { $0.comanda(c) }
     }
 

@@ -23,10 +23,12 @@ final class ChecksLive: Sendable {
     /// The service whose checks are read for the waiters' events (held weakly: it holds this).
     func attach(_ service: ChecksService) { checks.withLock { $0.checks = service } }
 
-    func changed(cuentaID: Int64, comandas: [Comanda]) {
-        // The kitchen's JSON only when a board listens (a send's answer is written apart).
+    func changed(cuentaID: Int64, comandas: [ChecksService.Told]) {
+        // The kitchen's JSON only when a board listens (the board's own when it holds one; a send's answer is written apart).
         if !comandas.isEmpty, hub.isListened("cocina") {
-            for comanda in comandas { hub.publish("cocina", event: "comanda", data: ChecksJSON.comanda(comanda)) }
+            for (comanda, json) in comandas {
+                hub.publish("cocina", event: "comanda", data: String(decoding: json ?? ChecksJSON.comanda(comanda), as: UTF8.self))
+            }
         }
         // Called on the writer's thread: nothing is queued while no waiter listens.
         guard hub.isListened("cuentas") else { return }

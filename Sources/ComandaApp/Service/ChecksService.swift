@@ -12,7 +12,9 @@ final class ChecksService: Sendable {
     /// Told after every committed change of a check (its id), with the
     /// comandas the kitchen is to hear of (fired, ready, served, or with a
     /// line voided): the live updates.
-    private let changed: @Sendable (_ cuentaID: Int64, _ comandas: [Comanda]) -> Void
+    private let changed: @Sendable (_ cuentaID: Int64, _ comandas: [Told]) -> Void
+    /// A comanda told to the live updates, with its JSON if the kitchen's board already wrote it.
+    typealias Told = (comanda: Comanda, json: [UInt8]?)
     /// Told after a change of the floor's tables (moving a check).
     private let floorChanged: @Sendable () -> Void
     /// The kitchen's board of comandas (fired and ready), kept in memory and
@@ -24,7 +26,7 @@ final class ChecksService: Sendable {
     static let enTablero: [EstadoComanda] = [.marchada, .preparada]
 
     init(database: AppDatabase, now: @escaping @Sendable () -> Int64, zone: TimeZone,
-         changed: @escaping @Sendable (Int64, [Comanda]) -> Void = { _, _ in }, floorChanged: @escaping @Sendable () -> Void = {}) {
+         changed: @escaping @Sendable (Int64, [Told]) -> Void = { _, _ in }, floorChanged: @escaping @Sendable () -> Void = {}) {
         self.database = database
         self.now = now
         self.zone = zone
@@ -34,7 +36,7 @@ final class ChecksService: Sendable {
             id: \.id, progress: \.progreso, listed: { Self.enTablero.contains($0.estado) },
             // As `comandasCocina` orders them: by when they were fired, then by id.
             order: { ($0.marchada == nil ? 1 : 0, $0.marchada ?? 0, $0.id) },
-            json: ChecksJSON.comandaBytes,
+            json: ChecksJSON.comanda,
             load: { try database.comandasCocina(estados: Self.enTablero) }))
     }
 
@@ -90,10 +92,7 @@ final class ChecksService: Sendable {
     }
 
     func preparada(comandaID: Int64) -> PendingWrite<Comanda> {
-        database.comandaPreparada(id: comandaID, now: now()).whenCommitted { [board, changed] comanda in
-            board.changed(comanda)
-            changed(comanda.cuentaID, [comanda])
-        }
+        notifying(database.comandaPreparada(id: comandaID, now: now()), cuenta: \.cuentaID) { [$0] }
     }
 
     func comanda(id: Int64) throws -> Comanda {
@@ -119,10 +118,17 @@ final class ChecksService: Sendable {
     private func notifying<T>(_ write: PendingWrite<T>, _ cuentaID: Int64,
                               comandas: @escaping @Sendable (T) -> [Comanda] = { _ in [] },
                               live: @escaping @Sendable (Comanda) -> Bool = { _ in true }) -> PendingWrite<T> {
+        notifying(write, cuenta: { _ in cuentaID }, comandas: comandas, live: live)
+    }
+
+    /// The same, the check named by the result. Each comanda's JSON is
+    /// written once, by the board, for the stream too.
+    private func notifying<T>(_ write: PendingWrite<T>, cuenta: @escaping @Sendable (T) -> Int64,
+                              comandas: @escaping @Sendable (T) -> [Comanda],
+                              live: @escaping @Sendable (Comanda) -> Bool = { _ in true }) -> PendingWrite<T> {
         write.whenCommitted { [board, changed] result in
-            let told = comandas(result)
-            for comanda in told { board.changed(comanda) }
-            changed(cuentaID, told.filter(live))
+            let told = comandas(result).map { (comanda: $0, json: board.changed($0)) }
+            changed(cuenta(result), told.filter { live($0.comanda) })
         }
     }
 }
