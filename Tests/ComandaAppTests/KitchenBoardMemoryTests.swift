@@ -24,7 +24,8 @@ import Testing
             let platos = try s.db.menuSnapshot().platos.filter { $0.opciones.allSatisfy { $0.min == 0 } }.prefix(6).map(\.id)
             let cuentas = try (1...4).map { try s.seated("T\($0)").cuenta }
             var random = SplitMix64(seed: 20261126)
-            var lastTag: String?
+            var last: (tag: String, body: [UInt8])?
+            var unchanged = 0, changed = 0
             var polls = 0
             for step in 0..<260 {
                 let cuenta = cuentas[Int.random(in: 0..<cuentas.count, using: &random)]
@@ -66,15 +67,16 @@ import Testing
                     let tag = try #require(polled.header("ETag"))
                     let again = try s.c.request("GET", "/cocina/comandas", headers: [("Authorization", "Bearer \(s.cook)"), ("If-None-Match", tag)])
                     #expect(again.status == 304)
-                    if let lastTag, lastTag == tag {
-                        // Same tag: same body as when it was first seen is what 304 promises.
-                        let same = polled.body == (try board(s, "", ChecksService.enTablero).stored)
-                        #expect(same)
+                    // What 304 promises: the same tag as at the last poll is the same body, another tag another body.
+                    if let last {
+                        let same = polled.body == last.body
+                        #expect(same == (tag == last.tag), "step \(step): tags \(last.tag) → \(tag)")
+                        if same { unchanged += 1 } else { changed += 1 }
                     }
-                    lastTag = tag
+                    last = (tag, polled.body)
                 }
             }
-            #expect(polls > 20)
+            #expect(polls > 20 && unchanged > 0 && changed > 0, "\(polls) polls: \(unchanged) unchanged, \(changed) changed")
             let (polled, stored) = try board(s, "", ChecksService.enTablero)
             let same = polled.body == stored
             #expect(same)
