@@ -15,7 +15,8 @@ import Testing
 
     /// The board as polled, and as the database makes it.
     private func board(_ s: Staff, _ query: String, _ estados: [EstadoComanda]) throws -> (polled: TestResponse, stored: [UInt8]) {
-        let polled = try s.c.authed("GET", "/cocina/comandas" + query, s.cook)
+        // A connection of its own: the one the test shares may have idled out behind a long read.
+        let polled = try TestClient(port: s.port, timeout: 60).authed("GET", "/cocina/comandas" + query, s.cook)
         return (polled, ChecksJSON.cocina(try s.db.comandasCocina(estados: estados)))
     }
 
@@ -90,18 +91,21 @@ import Testing
         try withStaff { s in
             let plato = try #require(try s.db.menuSnapshot().platos.first { $0.opciones.isEmpty }?.id)
             let old = try s.seated("T0").cuenta
-            try LongReadTests.fire(5_000, on: s.db, cuenta: old, mesa: "T0", plato: plato)
             let cuenta = try s.seated("T1").cuenta
+            // Written straight to the file (seconds under the thread sanitizer): the client's
+            // connection may idle out meanwhile, so the rest goes over fresh ones.
+            try LongReadTests.fire(5_000, on: s.db, cuenta: old, mesa: "T0", plato: plato)
+            let c = try TestClient(port: s.port, timeout: 60)
             let first = try TestClient(port: s.port, timeout: 60)
             try first.send("GET /cocina/comandas HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \(s.cook)\r\n\r\n")
             // Sends and readies while it is read (the first answer may hold some of them, or none).
             var fired = 0
             let start = Date()
             while Date().timeIntervalSince(start) < 0.6 {
-                #expect(try s.c.postJSON("/cuentas/\(cuenta)/lineas", #"{"plato_id": \#(plato)}"#, token: s.waiter).status == 201)
-                let sent = try #require(try s.c.postJSON("/cuentas/\(cuenta)/enviar", "{}", token: s.waiter).json as? [String: Any])
+                #expect(try c.postJSON("/cuentas/\(cuenta)/lineas", #"{"plato_id": \#(plato)}"#, token: s.waiter).status == 201)
+                let sent = try #require(try c.postJSON("/cuentas/\(cuenta)/enviar", "{}", token: s.waiter).json as? [String: Any])
                 if fired % 2 == 1, let id = (sent["comandas"] as? [[String: Any]])?.first?["id"] as? Int {
-                    #expect(try s.c.postJSON("/cocina/comandas/\(id)/preparada", "{}", token: s.cook).status == 200)
+                    #expect(try c.postJSON("/cocina/comandas/\(id)/preparada", "{}", token: s.cook).status == 200)
                 }
                 fired += 1
             }
