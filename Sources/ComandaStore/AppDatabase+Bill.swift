@@ -6,8 +6,8 @@ import GRDB
 /// The bill: payments, their simplified invoices and the billing records.
 /// A payment is one write: its amount and VAT breakdown from the check as it
 /// is in that transaction, the invoice's number taken there (so a payment
-/// that fails consumes none, and the group writer's savepoint keeps the
-/// others'), and its record chained to the last one written, so the chain's
+/// that fails consumes none: the group writer keeps nothing of a write that
+/// failed), and its record chained to the last one written, so the chain's
 /// order is the commit order.
 extension AppDatabase {
     /// Who issues the invoices and how they are numbered and dated.

@@ -80,10 +80,10 @@ public struct AppDatabase: Sendable {
                 // Checkpoints run in the background (Checkpointer); the commit
                 // itself checkpoints only if the log has grown this far regardless.
                 try db.execute(sql: "PRAGMA wal_autocheckpoint = \(Checkpointer.backstopPages)")
-                // Statement journals (the savepoint each write of a batch runs in)
-                // and sorts in memory: past 64 KiB SQLite spilled a batch's
-                // journal to a file in /tmp, a write syscall per page, more bytes
-                // than the log itself under table service (docs/PERFORMANCE.md).
+                // Statement journals (a statement that changes many rows) and
+                // sorts in memory: past 64 KiB SQLite spilled a batch's journal
+                // to a file in /tmp, a write syscall per page, more bytes than
+                // the log itself under table service (docs/PERFORMANCE.md).
                 try db.execute(sql: "PRAGMA temp_store = MEMORY")
             }
             let pool = try DatabasePool(path: path, configuration: config)

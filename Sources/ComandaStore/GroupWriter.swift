@@ -9,13 +9,23 @@ import Darwin
 
 /// The one writer that gathers (group commit). Every write of the store
 /// comes here, and one thread of the writer's own runs them: it takes every
-/// request waiting (up to `maxBatch`) into one transaction, each in its own
-/// savepoint. One that throws (a broken rule, a constraint) is rolled back
-/// to its savepoint and fails alone; the others commit together, with one
-/// sync of the disk under `synchronous = FULL`. Nobody hears back before the
-/// transaction holding their work has committed. A batch closes when the
-/// queue is empty: no one waits for a batch to fill, only, as before, for
-/// the write in progress.
+/// request waiting (up to `maxBatch`) into one transaction. One that throws
+/// (a broken rule, a constraint) fails alone and leaves nothing; the others
+/// commit together, with one sync of the disk under `synchronous = FULL`.
+///
+/// No savepoint per request: SQLite copies each page a savepoint's writes
+/// change into the savepoint's journal first, a tenth of the writer's time
+/// under table service (docs/PERFORMANCE.md). Most refusals come before any
+/// write and cost nothing (a statement that fails is undone by SQLite
+/// itself); one that comes after its request wrote rows rolls the
+/// transaction back, and the requests before it run again in the next.
+/// What is counted is rows (`sqlite3_total_changes`): a change of the schema
+/// is not, and would stay if its job failed after it (migrations, which
+/// make them, run apart).
+///
+/// Nobody hears back before the transaction holding their work has
+/// committed. A batch closes when the queue is empty: no one waits for a
+/// batch to fill, only, as before, for the write in progress.
 ///
 /// Two ways in: `write` waits for its batch (a thread that may block: a
 /// command, a test, the HTTP server's blocking pool), `submit` does not
@@ -212,10 +222,10 @@ final class GroupWriter: @unchecked Sendable {
         pthread_mutex_lock(mutex)
     }
 
-    /// One transaction for `batch`, each job in its own savepoint. A job
-    /// whose failure ended the whole transaction (SQLite rolls back on an
-    /// I/O error or a full disk) fails alone: the jobs run before it in that
-    /// transaction lost their work with it, and run again in the next.
+    /// One transaction for `batch`. A job that failed after writing rows,
+    /// or whose failure ended the whole transaction (SQLite rolls back on an
+    /// I/O error or a full disk), fails alone: the jobs run before it in that
+    /// transaction lose their work with it, and run again in the next.
     private func run(_ batch: [Job]) {
         batches.add(1, ordering: .relaxed)
         batchedRequests.add(batch.count, ordering: .relaxed)
@@ -229,7 +239,7 @@ final class GroupWriter: @unchecked Sendable {
                         try db.beginTransaction(.immediate)
                         while let job = pending.popFirst() {
                             current = job
-                            try db.cachedStatement(sql: "SAVEPOINT request").execute()
+                            let before = db.totalChangesCount
                             do {
                                 try job.run?(db)
                                 job.error = nil
@@ -242,11 +252,15 @@ final class GroupWriter: @unchecked Sendable {
                                 return
                             }
                             if job.error != nil {
-                                try db.cachedStatement(sql: "ROLLBACK TO SAVEPOINT request").execute()
+                                if db.totalChangesCount != before {
+                                    // It wrote before it failed: nothing of this transaction is kept.
+                                    try db.rollback()
+                                    pending = ran[...] + pending
+                                    return
+                                }
                             } else {
                                 ran.append(job)
                             }
-                            try db.cachedStatement(sql: "RELEASE SAVEPOINT request").execute()
                             current = nil
                         }
                         try db.commit()
@@ -256,7 +270,7 @@ final class GroupWriter: @unchecked Sendable {
                     }
                 }
             } catch {
-                // Beginning, a savepoint or the commit failed: nothing of
+                // Beginning, a rollback or the commit failed: nothing of
                 // these jobs was written, and each says so.
                 for job in ran { job.error = error }
                 for job in pending { job.error = error }

@@ -5,8 +5,8 @@ import GRDB
 /// returns once that batch has committed (a thread that may block); `then`
 /// hands it to the writer and returns at once, and its continuation is
 /// called on the writer's thread after the commit (an event loop: no thread
-/// waits for the disk). Either way it is the same transaction work, in its
-/// own savepoint of a group commit (`GroupWriter`).
+/// waits for the disk). Either way it is the same transaction work, one
+/// request of a group commit (`GroupWriter`).
 public struct PendingWrite<T>: Sendable {
     private let database: AppDatabase
     private let body: @Sendable (Database) throws -> T
@@ -36,8 +36,8 @@ public struct PendingWrite<T>: Sendable {
         }, body)
     }
 
-    /// The same write with `next` run after it in the same transaction (and
-    /// savepoint): both commit, or neither.
+    /// The same write with `next` run after it, one request of the same
+    /// transaction: both commit, or neither.
     func followed(by next: @escaping @Sendable (T, Database) throws -> Void) -> PendingWrite<T> {
         let body = body
         return PendingWrite(database, mapError: mapError, committed: committed) { db in

@@ -30,6 +30,22 @@ import Testing
         #expect(try body(l) { $0.id == 3 } == "[3.1]")
     }
 
+    /// An item leaving the list, or never on it, has no JSON written (a
+    /// send's held courses are most of what the writer's thread told the
+    /// board): the caller hears nil, and writes its own if it needs one.
+    @Test func itemsOffTheListHaveNoJSONWritten() throws {
+        let written = Locked<[Int64]>([])
+        let l = LiveList<Item>(.init(id: \.id, progress: \.version, listed: \.listed, order: { (0, $0.at, $0.id) },
+                                     json: { item in written.withLock { $0.append(item.id) }; return Array("\(item.id)".utf8) },
+                                     load: { [Item(id: 1, version: 1)] }))
+        #expect(try body(l) == "[1]")
+        #expect(l.changed(Item(id: 2, version: 1, listed: false)) == nil)
+        #expect(l.changed(Item(id: 1, version: 2, listed: false)) == nil)
+        #expect(l.changed(Item(id: 3, version: 1)) == Array("3".utf8))
+        #expect(try body(l) == "[3]")
+        #expect(written.withLock { $0 } == [1, 3])
+    }
+
     private func body(_ l: LiveList<Item>, _ include: @Sendable (Item) -> Bool) throws -> String {
         String(decoding: try l.list("some") { include($0) }.0, as: UTF8.self)
     }

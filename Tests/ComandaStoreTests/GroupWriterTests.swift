@@ -35,6 +35,27 @@ import Testing
         return (db, folder)
     }
 
+    /// Runs `body` on `count` threads at once while a first write (`sql`)
+    /// holds the writer, so that theirs wait behind it and form one batch;
+    /// returns once all have ended. The first write's failure is recorded in `failures`.
+    private func batchedBehind(_ db: AppDatabase, _ sql: String, failures: Locked<[String]>, _ count: Int,
+                               _ body: @escaping @Sendable (Int) -> Void) {
+        let holding = DispatchSemaphore(value: 0)
+        let first = Thread {
+            do {
+                try db.batchedWrite { conn in
+                    try conn.execute(sql: sql)
+                    holding.signal()
+                    Thread.sleep(forTimeInterval: 0.3)
+                }
+            } catch { failures.withLock { $0.append("primera: \(error)") } }
+        }
+        first.start()
+        holding.wait()
+        together(count, body)
+        while first.isExecuting { Thread.sleep(forTimeInterval: 0.01) }
+    }
+
     /// 64 customers add to their lines at once, some past 100, some of a dish
     /// that does not exist, some opening a second order; parties arrive
     /// meanwhile. Every valid change is there, every invalid one is refused
@@ -114,20 +135,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try db.batchedWrite { try $0.execute(sql: "CREATE TABLE nota (texto TEXT NOT NULL)") }
         let failures = Locked<[String]>([])
-        let holding = DispatchSemaphore(value: 0)
-        // The first write holds the writer until the others wait behind it, so they form one batch.
-        let first = Thread {
-            do {
-                try db.batchedWrite { conn in
-                    try conn.execute(sql: "INSERT INTO nota VALUES ('primera')")
-                    holding.signal()
-                    Thread.sleep(forTimeInterval: 0.3)
-                }
-            } catch { failures.withLock { $0.append("primera: \(error)") } }
-        }
-        first.start()
-        holding.wait()
-        together(9) { i in
+        batchedBehind(db, "INSERT INTO nota VALUES ('primera')", failures: failures, 9) { i in
             do {
                 try db.batchedWrite { conn in
                     try conn.execute(sql: "INSERT INTO nota VALUES (?)", arguments: ["nota \(i)"])
@@ -139,13 +147,54 @@ import Testing
                 }
             } catch { failures.withLock { $0.append("\(i)") } }
         }
-        while first.isExecuting { Thread.sleep(forTimeInterval: 0.01) }
         #expect(failures.withLock { $0 }.sorted() == ["4", "7"])
         let notes = try db.writer.read { try String.fetchAll($0, sql: "SELECT texto FROM nota ORDER BY texto") }
         #expect(notes == ["nota 0", "nota 1", "nota 2", "nota 3", "nota 5", "nota 6", "nota 8", "primera"])
         // And the writer still works.
         try db.batchedWrite { try $0.execute(sql: "INSERT INTO nota VALUES ('después')") }
         #expect(try db.writer.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM nota") } == 9)
+    }
+
+    /// A write that fails after it has written rows (no savepoint per
+    /// request: GroupWriter) takes its rows with it: the transaction is
+    /// rolled back and the writes before it in the batch run again, once
+    /// each in what is committed. A write that fails before writing, or
+    /// whose failing statement SQLite undid by itself, costs nobody anything.
+    @Test func aWriteThatFailsAfterWritingLeavesNothingAndTheOthersCountOnce() throws {
+        let (db, folder) = try fileDatabase()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try db.batchedWrite { conn in
+            try conn.execute(sql: "CREATE TABLE cuenta_atras (id INTEGER PRIMARY KEY, n INTEGER NOT NULL CHECK (n >= 0))")
+            try conn.execute(sql: "INSERT INTO cuenta_atras VALUES (1, 0), (2, 5), (3, 0)")
+        }
+        struct Refused: Error {}
+        let failures = Locked<[String]>([])
+        let before = db.writeBatches
+        batchedBehind(db, "UPDATE cuenta_atras SET n = n + 1 WHERE id = 1", failures: failures, 12) { i in
+            do {
+                try db.batchedWrite { conn in
+                    // Every write counts once on row 1 (twice would show a rerun kept).
+                    switch i {
+                    case 3:
+                        try conn.execute(sql: "UPDATE cuenta_atras SET n = n + 100 WHERE id = 1")
+                        try conn.execute(sql: "UPDATE cuenta_atras SET n = n + 100 WHERE id = 3")
+                        throw Refused()     // after writing two rows
+                    case 6:
+                        throw Refused()     // before writing anything
+                    case 9:
+                        // Row 2 passes, row 3 would go below 0: SQLite undoes the statement.
+                        try conn.execute(sql: "UPDATE cuenta_atras SET n = n - 1 WHERE id IN (2, 3)")
+                    default:
+                        try conn.execute(sql: "UPDATE cuenta_atras SET n = n + 1 WHERE id = 1")
+                    }
+                }
+            } catch { failures.withLock { $0.append("\(i)") } }
+        }
+        #expect(failures.withLock { $0 }.sorted() == ["3", "6", "9"])
+        let rows = try db.writer.read { try Int.fetchAll($0, sql: "SELECT n FROM cuenta_atras ORDER BY id") }
+        #expect(rows == [1 + 9, 5, 0])
+        // The twelve were one batch (or few): gathered, not run one by one.
+        #expect(db.writeBatches.transactions - before.transactions < 12)
     }
 
     /// Writes handed on without waiting (`PendingWrite.then`, what the HTTP

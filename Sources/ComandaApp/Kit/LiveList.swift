@@ -67,19 +67,22 @@ final class LiveList<Item: Sendable>: Sendable {
 
     /// A committed change of `item` (call in commit order, after the commit);
     /// `json`: its JSON if already written (else written here, and only
-    /// while the list is in memory). Returns the JSON the list holds for it
-    /// (nil while the list is not in memory), for the caller's other uses.
+    /// while the list is in memory and the item is on it: one leaving the
+    /// list, or never on it, needs none). Returns the JSON the list holds
+    /// for it (nil while the list is not in memory, or the item not on it),
+    /// for the caller's other uses.
     @discardableResult
     func changed(_ item: Item, json: [UInt8]? = nil) -> [UInt8]? {
         let tracking = state.withLock { $0.entries != nil || $0.told != nil }
-        let made = tracking ? Entry(item, json: json ?? rules.json(item), rules) : nil
+        let listed = rules.listed(item)
+        let made = tracking ? Entry(item, json: listed ? json ?? rules.json(item) : [], rules) : nil
         return state.withLock { s in
             s.revision &+= 1
             guard s.entries != nil || s.told != nil else { return nil }
-            let entry = made ?? Entry(item, json: json ?? rules.json(item), rules)
+            let entry = made ?? Entry(item, json: listed ? json ?? rules.json(item) : [], rules)
             s.told?.append(entry)
             Self.apply(entry, to: &s.entries, rules)
-            return entry.json
+            return listed ? entry.json : nil
         }
     }
 
