@@ -60,6 +60,8 @@ let package = Package(
             dependencies: [
                 "ComandaCore", "ComandaRuntime",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's own API, for the hottest statements (FastStatement).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
         // Public/, Config/ and docs/openapi.json built into the binary (symlinks

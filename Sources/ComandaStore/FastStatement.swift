@@ -1,0 +1,109 @@
+import GRDB
+import GRDBSQLite
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One of the writer's cached statements run through SQLite's own API:
+/// bound by position, stepped, its columns read by position, and reset with
+/// its bindings cleared when `run` returns (GRDB binds again whatever it runs
+/// next on it). For the hottest writes, a check's line and a send, where
+/// GRDB's argument arrays, rows and cursors cost more than SQLite's own work
+/// (docs/PERFORMANCE.md, "Table service a sixth time").
+struct FastStatement {
+    private let statement: SQLiteStatement
+    private let db: Database
+    private let sql: String
+
+    /// Runs `body` with the cached statement of `sql` (prepared once, by GRDB's cache).
+    static func run<T>(_ db: Database, _ sql: String, _ body: (FastStatement) throws -> T) throws -> T {
+        let cached = try db.cachedStatement(sql: sql)
+        let fast = FastStatement(statement: cached.sqliteStatement, db: db, sql: sql)
+        defer {
+            sqlite3_reset(fast.statement)
+            sqlite3_clear_bindings(fast.statement)
+        }
+        return try body(fast)
+    }
+
+    func bind(_ index: Int32, _ value: Int64) {
+        sqlite3_bind_int64(statement, index, value)
+    }
+
+    func bind(_ index: Int32, _ value: Int) {
+        sqlite3_bind_int64(statement, index, Int64(value))
+    }
+
+    /// Copied by SQLite (the string need not outlive the call).
+    func bind(_ index: Int32, _ value: String) {
+        var value = value
+        value.withUTF8 { bytes in
+            if let base = bytes.baseAddress {
+                base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { chars in
+                    _ = sqlite3_bind_text(statement, index, chars, Int32(bytes.count), Self.transient)
+                }
+            } else {
+                // No address for an empty string: a NULL pointer would bind NULL, not "".
+                _ = sqlite3_bind_text(statement, index, "", 0, Self.transient)
+            }
+        }
+    }
+
+    func bind(_ index: Int32, _ value: Int64?) {
+        if let value { bind(index, value) } else { sqlite3_bind_null(statement, index) }
+    }
+
+    /// One step: true with a row to read, false once done; a failure (a
+    /// constraint, the disk) thrown as GRDB's `DatabaseError`.
+    func step() throws -> Bool {
+        switch sqlite3_step(statement) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            let connection = db.sqliteConnection
+            throw DatabaseError(resultCode: ResultCode(rawValue: sqlite3_extended_errcode(connection)),
+                                message: String(cString: sqlite3_errmsg(connection)), sql: sql)
+        }
+    }
+
+    /// Steps to the end (a write without rows to read).
+    func execute() throws {
+        while try step() {}
+    }
+
+    func isNull(_ column: Int32) -> Bool {
+        sqlite3_column_type(statement, column) == SQLITE_NULL
+    }
+
+    func int64(_ column: Int32) -> Int64 {
+        sqlite3_column_int64(statement, column)
+    }
+
+    func int(_ column: Int32) -> Int {
+        Int(sqlite3_column_int64(statement, column))
+    }
+
+    func int64OrNil(_ column: Int32) -> Int64? {
+        isNull(column) ? nil : int64(column)
+    }
+
+    /// The column as text ("" for NULL).
+    func string(_ column: Int32) -> String {
+        guard let text = sqlite3_column_text(statement, column) else { return "" }
+        let count = Int(sqlite3_column_bytes(statement, column))
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+    }
+
+    /// Whether the column is the text `value` (no string made).
+    func text(_ column: Int32, is value: StaticString) -> Bool {
+        guard let text = sqlite3_column_text(statement, column) else { return false }
+        let count = Int(sqlite3_column_bytes(statement, column))
+        guard count == value.utf8CodeUnitCount else { return false }
+        return memcmp(text, value.utf8Start, count) == 0
+    }
+
+    /// SQLite copies the bound bytes (`SQLITE_TRANSIENT`).
+    private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+}
