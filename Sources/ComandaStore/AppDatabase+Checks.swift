@@ -111,7 +111,7 @@ extension AppDatabase {
         let read = try FastStatement.run(db, """
             SELECT nombre, precio_centimos, disponible, retirado_en, iva, opciones FROM plato WHERE id = ?
             """) { s -> (nombre: String, precio: Int, disponible: Bool, iva: Int, grupos: String)? in
-            s.bind(1, platoID)
+            try s.bind(1, platoID)
             guard try s.step(), s.isNull(3) else { return nil }
             return (s.string(0), s.int(1), s.int64(2) != 0, s.int(4), s.string(5))
         }
@@ -124,8 +124,9 @@ extension AppDatabase {
             INSERT INTO linea_cuenta (cuenta_id, plato_id, nombre, precio_unitario, cantidad, opciones, notas, curso, origen, iva)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """) { s in
-            s.bind(1, cuentaID); s.bind(2, platoID); s.bind(3, nombre); s.bind(4, precio); s.bind(5, cantidad)
-            s.bind(6, Self.elegidasJSON(elegidas)); s.bind(7, notas); s.bind(8, curso); s.bind(9, origen.rawValue); s.bind(10, iva)
+            try s.bind(1, cuentaID); try s.bind(2, platoID); try s.bind(3, nombre); try s.bind(4, precio); try s.bind(5, cantidad)
+            try s.bind(6, Self.elegidasJSON(elegidas)); try s.bind(7, notas); try s.bind(8, curso)
+            try s.bind(9, origen.rawValue); try s.bind(10, iva)
             try s.execute()
         }
         // The line as written (not read back: a line is most of table service's writes).
@@ -306,7 +307,7 @@ extension AppDatabase {
     /// The check is open: else 404 or 409 `cuenta_cerrada` (its table's name not read).
     static func checkOpen(_ db: Database, id: Int64) throws {
         let open = try FastStatement.run(db, "SELECT estado FROM cuenta WHERE id = ?") { s -> Bool? in
-            s.bind(1, id)
+            try s.bind(1, id)
             return try s.step() ? s.text(0, is: "abierta") : nil
         }
         guard let open else { throw CuentaError.notFound }

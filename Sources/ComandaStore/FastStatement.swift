@@ -7,9 +7,11 @@ import Darwin
 #endif
 
 /// One of the writer's cached statements run through SQLite's own API:
-/// bound by position, stepped, its columns read by position, and reset with
-/// its bindings cleared when `run` returns (GRDB binds again whatever it runs
-/// next on it). For the hottest writes, a check's line and a send, where
+/// reset first (GRDB leaves a statement as its last step left it, and a
+/// statement not reset refuses new bindings), bound by position, stepped,
+/// its columns read by position, and reset with its bindings cleared when
+/// `run` returns (GRDB binds again whatever it runs next on it; the same SQL
+/// may be GRDB's elsewhere). For the hottest writes, a check's line, where
 /// GRDB's argument arrays, rows and cursors cost more than SQLite's own work
 /// (docs/PERFORMANCE.md, "Table service a sixth time").
 struct FastStatement {
@@ -19,40 +21,42 @@ struct FastStatement {
 
     /// Runs `body` with the cached statement of `sql` (prepared once, by GRDB's cache).
     static func run<T>(_ db: Database, _ sql: String, _ body: (FastStatement) throws -> T) throws -> T {
-        let cached = try db.cachedStatement(sql: sql)
-        let fast = FastStatement(statement: cached.sqliteStatement, db: db, sql: sql)
+        let statement = try db.cachedStatement(sql: sql).sqliteStatement
+        // Its last step's outcome, if it failed, is not this run's.
+        sqlite3_reset(statement)
         defer {
-            sqlite3_reset(fast.statement)
-            sqlite3_clear_bindings(fast.statement)
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
         }
-        return try body(fast)
+        return try body(FastStatement(statement: statement, db: db, sql: sql))
     }
 
-    func bind(_ index: Int32, _ value: Int64) {
-        sqlite3_bind_int64(statement, index, value)
+    func bind(_ index: Int32, _ value: Int64) throws {
+        try check(sqlite3_bind_int64(statement, index, value))
     }
 
-    func bind(_ index: Int32, _ value: Int) {
-        sqlite3_bind_int64(statement, index, Int64(value))
+    func bind(_ index: Int32, _ value: Int) throws {
+        try check(sqlite3_bind_int64(statement, index, Int64(value)))
     }
 
     /// Copied by SQLite (the string need not outlive the call).
-    func bind(_ index: Int32, _ value: String) {
+    func bind(_ index: Int32, _ value: String) throws {
         var value = value
-        value.withUTF8 { bytes in
-            if let base = bytes.baseAddress {
-                base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { chars in
-                    _ = sqlite3_bind_text(statement, index, chars, Int32(bytes.count), Self.transient)
-                }
-            } else {
+        let code = value.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else {
                 // No address for an empty string: a NULL pointer would bind NULL, not "".
-                _ = sqlite3_bind_text(statement, index, "", 0, Self.transient)
+                return sqlite3_bind_text(statement, index, "", 0, Self.transient)
+            }
+            return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { chars in
+                sqlite3_bind_text(statement, index, chars, Int32(bytes.count), Self.transient)
             }
         }
+        try check(code)
     }
 
-    func bind(_ index: Int32, _ value: Int64?) {
-        if let value { bind(index, value) } else { sqlite3_bind_null(statement, index) }
+    func bind(_ index: Int32, _ value: Int64?) throws {
+        guard let value else { return try check(sqlite3_bind_null(statement, index)) }
+        try bind(index, value)
     }
 
     /// One step: true with a row to read, false once done; a failure (a
@@ -61,11 +65,18 @@ struct FastStatement {
         switch sqlite3_step(statement) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
-        default:
-            let connection = db.sqliteConnection
-            throw DatabaseError(resultCode: ResultCode(rawValue: sqlite3_extended_errcode(connection)),
-                                message: String(cString: sqlite3_errmsg(connection)), sql: sql)
+        default: throw error()
         }
+    }
+
+    private func check(_ code: Int32) throws {
+        guard code == SQLITE_OK else { throw error() }
+    }
+
+    private func error() -> DatabaseError {
+        let connection = db.sqliteConnection
+        return DatabaseError(resultCode: ResultCode(rawValue: sqlite3_extended_errcode(connection)),
+                             message: String(cString: sqlite3_errmsg(connection)), sql: sql)
     }
 
     /// Steps to the end (a write without rows to read).
