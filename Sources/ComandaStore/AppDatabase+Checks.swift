@@ -201,36 +201,53 @@ extension AppDatabase {
     /// 1 fired at once, later courses held.
     public func enviarCuenta(cuentaID: Int64, camarero: Persona?, now: Int64) -> PendingWrite<[Comanda]> {
         checksWrite { db in
+            // SQLite's own API (FastStatement), as a line's: a send rewrites every line it sends.
             let mesa = try Self.openCuenta(db, id: cuentaID)
-            let cursos = try Int.fetchAll(db.cachedStatement(sql: """
+            let cursos = try FastStatement.run(db, """
                 SELECT DISTINCT curso FROM linea_cuenta WHERE cuenta_id = ? AND estado = 'pendiente'
-                """), arguments: [cuentaID])
+                """) { s in
+                try s.bind(1, cuentaID)
+                var cursos: Set<Int> = []
+                while try s.step() { cursos.insert(s.int(0)) }
+                return cursos
+            }
             guard !cursos.isEmpty else { throw CuentaError.nadaQueEnviar }
-            let envio = CuentaRules.envio(cursos: Set(cursos))
+            let envio = CuentaRules.envio(cursos: cursos)
             var comandas: [(id: Int64, curso: Int, estado: EstadoComanda, marchada: Int64?)] = []
             for (curso, estado) in envio {
                 let marchada: Int64? = estado == .marchada ? now : nil
-                try db.cachedStatement(sql: """
+                try FastStatement.run(db, """
                     INSERT INTO comanda (cuenta_id, mesa, curso, estado, enviada, marchada, camarero_id) VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """).execute(arguments: [cuentaID, mesa, curso, estado.rawValue, now, marchada, camarero?.id])
+                    """) { s in
+                    try s.bind(1, cuentaID); try s.bind(2, mesa); try s.bind(3, curso); try s.bind(4, estado.rawValue)
+                    try s.bind(5, now); try s.bind(6, marchada); try s.bind(7, camarero?.id)
+                    try s.execute()
+                }
                 comandas.append((db.lastInsertedRowID, curso, estado, marchada))
             }
             // Every pending line moved to its course's comanda in one statement
             // (one per set of courses, cached), which gives them back.
             let cases = String(repeating: " WHEN ? THEN ?", count: comandas.count)
-            var arguments = StatementArguments()
-            for c in comandas { arguments += [c.curso, c.id] }
-            for c in comandas { arguments += [c.curso, c.estado.linea.rawValue] }
-            arguments += [cuentaID]
             var lineas: [Int64: [LineaCuenta]] = [:]
-            let moved = try Row.fetchCursor(db.cachedStatement(sql: """
+            try FastStatement.run(db, """
                 UPDATE linea_cuenta SET comanda_id = CASE curso\(cases) END, estado = CASE curso\(cases) END
                 WHERE cuenta_id = ? AND estado = 'pendiente'
                 RETURNING \(Self.lineaColumns)
-                """), arguments: arguments)
-            while let row = try moved.next() {
-                let linea = Self.lineaCuenta(row)
-                if let comandaID = linea.comandaID { lineas[comandaID, default: []].append(linea) }
+                """) { s in
+                var index: Int32 = 1
+                for c in comandas {
+                    try s.bind(index, c.curso); try s.bind(index + 1, c.id)
+                    index += 2
+                }
+                for c in comandas {
+                    try s.bind(index, c.curso); try s.bind(index + 1, c.estado.linea.rawValue)
+                    index += 2
+                }
+                try s.bind(index, cuentaID)
+                while try s.step() {
+                    let linea = Self.lineaCuenta(s)
+                    if let comandaID = linea.comandaID { lineas[comandaID, default: []].append(linea) }
+                }
             }
             return comandas.map { c in
                 Comanda(id: c.id, cuentaID: cuentaID, mesa: mesa, curso: c.curso, estado: c.estado, enviada: now, marchada: c.marchada,
@@ -304,11 +321,14 @@ extension AppDatabase {
 
     // MARK: - Inside transactions
 
+    /// `EstadoCuenta.abierta` as stored, compared in place by `FastStatement`.
+    static let abierta: StaticString = "abierta"
+
     /// The check is open: else 404 or 409 `cuenta_cerrada` (its table's name not read).
     static func checkOpen(_ db: Database, id: Int64) throws {
         let open = try FastStatement.run(db, "SELECT estado FROM cuenta WHERE id = ?") { s -> Bool? in
             try s.bind(1, id)
-            return try s.step() ? s.text(0, is: "abierta") : nil
+            return try s.step() ? s.text(0, is: Self.abierta) : nil
         }
         guard let open else { throw CuentaError.notFound }
         guard open else { throw CuentaError.cerrada }
@@ -316,11 +336,15 @@ extension AppDatabase {
 
     /// The check's table name, if the check is open: else 404 or 409 `cuenta_cerrada`.
     static func openCuenta(_ db: Database, id: Int64) throws -> String {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: """
+        let read = try FastStatement.run(db, """
             SELECT c.estado, m.nombre FROM cuenta c JOIN mesa m ON m.id = c.mesa_id WHERE c.id = ?
-            """), arguments: [id]) else { throw CuentaError.notFound }
-        guard row["estado"] as String == EstadoCuenta.abierta.rawValue else { throw CuentaError.cerrada }
-        return row["nombre"]
+            """) { s -> (open: Bool, mesa: String)? in
+            try s.bind(1, id)
+            return try s.step() ? (s.text(0, is: Self.abierta), s.string(1)) : nil
+        }
+        guard let read else { throw CuentaError.notFound }
+        guard read.open else { throw CuentaError.cerrada }
+        return read.mesa
     }
 
     /// A line of the check that is still `pendiente`: else 404 or 409 `linea_enviada`.
@@ -374,6 +398,15 @@ extension AppDatabase {
 
     /// A line from a row of `lineaColumns`, by position (a name is looked up
     /// case-insensitively, lowercased on every read: this is table service's hottest read).
+    /// A line from `lineaColumns`, read by SQLite's own API.
+    static func lineaCuenta(_ s: FastStatement) -> LineaCuenta {
+        LineaCuenta(id: s.int64(0), cuentaID: s.int64(1), platoID: s.int64(2), nombre: s.string(3),
+                    precioUnitarioCentimos: s.int(4), cantidad: s.int(5),
+                    opciones: elegidas(s.string(6)), notas: s.string(7), curso: s.int(8),
+                    estado: EstadoLinea(rawValue: s.string(9)) ?? .pendiente,
+                    origen: OrigenLinea(rawValue: s.string(10)) ?? .camarero, comandaID: s.int64OrNil(11), iva: s.int(12))
+    }
+
     static func lineaCuenta(_ row: Row) -> LineaCuenta {
         LineaCuenta(id: row[0], cuentaID: row[1], platoID: row[2], nombre: row[3],
                     precioUnitarioCentimos: row[4], cantidad: row[5],

@@ -1,3 +1,4 @@
+import ComandaCore
 @testable import ComandaStore
 import GRDB
 import Testing
@@ -6,6 +7,10 @@ import Testing
 /// is what GRDB would have bound, a failure is GRDB's error, and the cached
 /// statement is left for GRDB to run again.
 @Suite struct FastStatementTests {
+    @Test func theOpenStateComparedInPlaceIsTheOpenState() {
+        #expect("\(AppDatabase.abierta)" == EstadoCuenta.abierta.rawValue)
+    }
+
     private func queue() throws -> DatabaseQueue {
         let queue = try DatabaseQueue()
         try queue.write { db in
