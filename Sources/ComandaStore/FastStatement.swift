@@ -11,9 +11,9 @@ import Darwin
 /// statement not reset refuses new bindings), bound by position, stepped,
 /// its columns read by position, and reset with its bindings cleared when
 /// `run` returns (GRDB binds again whatever it runs next on it; the same SQL
-/// may be GRDB's elsewhere). For the hottest writes, a check's line, where
-/// GRDB's argument arrays, rows and cursors cost more than SQLite's own work
-/// (docs/PERFORMANCE.md, "Table service a sixth time").
+/// may be GRDB's elsewhere). For the hottest writes, a check's line and a
+/// send, where GRDB's argument arrays, rows and cursors cost more than
+/// SQLite's own work (docs/PERFORMANCE.md, "Table service a sixth time").
 struct FastStatement {
     private let statement: SQLiteStatement
     private let db: Database
@@ -21,14 +21,18 @@ struct FastStatement {
 
     /// Runs `body` with the cached statement of `sql` (prepared once, by GRDB's cache).
     static func run<T>(_ db: Database, _ sql: String, _ body: (FastStatement) throws -> T) throws -> T {
-        let statement = try db.cachedStatement(sql: sql).sqliteStatement
-        // Its last step's outcome, if it failed, is not this run's.
-        sqlite3_reset(statement)
-        defer {
+        let cached = try db.cachedStatement(sql: sql)
+        // Held for the run: GRDB finalizes a statement its cache lets go.
+        return try withExtendedLifetime(cached) {
+            let statement = cached.sqliteStatement
+            // Its last step's outcome, if it failed, is not this run's.
             sqlite3_reset(statement)
-            sqlite3_clear_bindings(statement)
+            defer {
+                sqlite3_reset(statement)
+                sqlite3_clear_bindings(statement)
+            }
+            return try body(FastStatement(statement: statement, db: db, sql: sql))
         }
-        return try body(FastStatement(statement: statement, db: db, sql: sql))
     }
 
     func bind(_ index: Int32, _ value: Int64) throws {

@@ -95,8 +95,11 @@ import Testing
             for _ in heard.indices { replayed.append(try back.readDataEvent()) }
             #expect(replayed.map(\.id) == heard.map(\.id))
             #expect(replayed.map(count) == heard.map(count))
+            // In order, ending with all four; not each count once: a change
+            // may arrive twice (the hub's rule: the publish owed for a change
+            // can read the same state again), as a slow moment showed once.
             let counts = replayed.compactMap(count)
-            #expect(counts.count == heard.count && counts == counts.sorted() && Set(counts).count == counts.count && counts.last == 4)
+            #expect(counts.count == heard.count && counts == counts.sorted() && counts.last == 4)
             let ids = replayed.compactMap { Int64($0.id ?? "") }
             #expect(ids == ids.sorted() && (ids.first ?? 0) > Int64(one.id ?? "") ?? 0)
             // Then live again, with nothing repeated.
