@@ -36,7 +36,7 @@ let package = Package(
         // Below everything of ours: the one lock (a pthread mutex, which the
         // thread sanitizer sees), the one promise, the one way to start a
         // thread, and JSON string escaping.
-        .target(name: "ComandaRuntime"),
+        .target(name: "ComandaRuntime", dependencies: ["CSystem"]),
         // Our own HTTP/1.1 server on BSD sockets and Dispatch.
         .target(
             name: "ComandaHTTP",

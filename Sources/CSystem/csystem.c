@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <wchar.h>
 #include <arpa/inet.h>
+#include <sys/syscall.h>
 #include <netinet/in.h>
 #include "csystem.h"
 
@@ -142,4 +143,48 @@ int comanda_wcwidth(uint32_t scalar) {
     int width = wcwidth((wchar_t)scalar);
     uselocale(previous);
     return width;
+}
+
+/* The kernel's struct sched_attr (uapi/linux/sched/types.h), its first version and a half. */
+struct comanda_sched_attr {
+    uint32_t size;
+    uint32_t sched_policy;
+    uint64_t sched_flags;
+    int32_t sched_nice;
+    uint32_t sched_priority;
+    uint64_t sched_runtime;
+    uint64_t sched_deadline;
+    uint64_t sched_period;
+    uint32_t sched_util_min;
+    uint32_t sched_util_max;
+};
+
+static int comanda_sched_getattr(struct comanda_sched_attr *attr) {
+#ifdef SYS_sched_getattr
+    memset(attr, 0, sizeof *attr);
+    return (int)syscall(SYS_sched_getattr, 0, attr, (unsigned int)sizeof *attr, 0U);
+#else
+    (void)attr;
+    return -1;
+#endif
+}
+
+int comanda_thread_slice_set(unsigned long long nanoseconds) {
+#ifdef SYS_sched_setattr
+    struct comanda_sched_attr attr;
+    if (comanda_sched_getattr(&attr) != 0) return -1;
+    attr.size = sizeof attr;
+    attr.sched_flags = 0;
+    attr.sched_runtime = nanoseconds;
+    return syscall(SYS_sched_setattr, 0, &attr, 0U) == 0 ? 0 : -1;
+#else
+    (void)nanoseconds;
+    return -1;
+#endif
+}
+
+unsigned long long comanda_thread_slice(void) {
+    struct comanda_sched_attr attr;
+    if (comanda_sched_getattr(&attr) != 0) return 0;
+    return attr.sched_runtime;
 }

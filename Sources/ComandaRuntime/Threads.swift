@@ -1,3 +1,4 @@
+import CSystem
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -17,9 +18,15 @@ public enum Threads {
         /// and any other that wakes takes the core from it at once.
         case background
         /// `SCHED_BATCH` at nice 10: it gets about a tenth of a busy core
-        /// beside the event loops and the writer, and never starves.
+        /// beside the event loops and the writer, and never starves; and
+        /// slices of `lowSlice` (where the kernel takes them), so that the
+        /// event loop or the writer, woken, waits for it that long at most,
+        /// not a whole default slice of 3 ms (docs/PERFORMANCE.md).
         case low
     }
+
+    /// The slice a `.low` thread asks for, in nanoseconds (the kernel's least).
+    public static let lowSlice: UInt64 = 100_000
 
     private final class Body {
         let run: () -> Void
@@ -30,6 +37,19 @@ public enum Threads {
         }
     }
 
+    /// Puts the calling thread in `priority`'s scheduling class.
+    private static func schedule(_ priority: Priority) {
+        #if os(Linux)
+        var param = sched_param(sched_priority: 0)
+        // SCHED_BATCH (3) and SCHED_IDLE (5) are not exported by Glibc's module.
+        _ = sched_setscheduler(0, priority == .background ? 5 : 3, &param)
+        guard priority == .low else { return }
+        // Linux keeps a nice value per thread: this one's, not the process's.
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+        _ = comanda_thread_slice_set(lowSlice)
+        #endif
+    }
+
     /// Starts `run` on a new detached thread; false if none could be made.
     public static func start(_ priority: Priority, _ run: @escaping @Sendable () -> Void) -> Bool {
         let body = Unmanaged.passRetained(Body(run, priority)).toOpaque()
@@ -37,13 +57,7 @@ public enum Threads {
         let made = pthread_create(&thread, nil, { context in
             guard let context else { return nil }
             let body = Unmanaged<Body>.fromOpaque(context).takeRetainedValue()
-            #if os(Linux)
-            var param = sched_param(sched_priority: 0)
-            // SCHED_BATCH (3) and SCHED_IDLE (5) are not exported by Glibc's module.
-            _ = sched_setscheduler(0, body.priority == .background ? 5 : 3, &param)
-            // Linux keeps a nice value per thread: this one's, not the process's.
-            if body.priority == .low { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10) }
-            #endif
+            Threads.schedule(body.priority)
             body.run()
             return nil
         }, body)

@@ -1,4 +1,5 @@
 import ComandaRuntime
+import CSystem
 import Foundation
 import Synchronization
 import Testing
@@ -68,6 +69,28 @@ import Testing
         for _ in 0..<3 { release.signal() }
         #expect(all.wait(timeout: .now() + 5) == .success)
         #expect(ran.load(ordering: .relaxed) == 3)
+    }
+
+    /// A `.low` pool's threads run at nice 10 with slices of `Threads.lowSlice`
+    /// (where the kernel reports slices: Linux 6.12's fair scheduler), so a
+    /// long read holds a woken event loop or writer up 0.1 ms at most.
+    @Test func lowThreadsAskForShortSlices() {
+        let pool = BlockingPool(maxThreads: 1, priority: .low)
+        defer { pool.stop() }
+        let seen = Mutex<(slice: UInt64, nice: Int32)?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        pool.submit {
+            seen.withLock { $0 = (comanda_thread_slice(), getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)) }
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + 5) == .success)
+        let plain = comanda_thread_slice()
+        let got = seen.withLock { $0 }
+        #expect(got?.nice == 10)
+        // A kernel that reports no slice (before 6.12) cannot be asked for one.
+        if plain > 0 {
+            #expect(got?.slice == Threads.lowSlice, "a plain thread's slice: \(plain) ns")
+        }
     }
 
     @Test func backgroundThreadsStillRunWhenTheCoresAreFree() {

@@ -16,6 +16,16 @@ int comanda_accept_blocking(int fd);
 /// CPUs this process may run on (sched_getaffinity), or 0 when unknown.
 int comanda_cpu_count(void);
 
+/// Asks the scheduler for `nanoseconds` slices for the calling thread,
+/// keeping its policy and nice value (sched_setattr's sched_runtime: the
+/// custom slice of Linux 6.12's fair scheduler, ignored by older kernels).
+/// 0, or -1 when it cannot be asked.
+int comanda_thread_slice_set(unsigned long long nanoseconds);
+
+/// The calling thread's slice as the scheduler reports it (sched_getattr's
+/// sched_runtime), or 0 when it reports none.
+unsigned long long comanda_thread_slice(void);
+
 
 /// Whether `needle` occurs in `hay` (memmem; an empty needle always does).
 int comanda_contains(const void *hay, size_t hay_len, const void *needle, size_t needle_len);
