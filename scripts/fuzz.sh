@@ -12,10 +12,15 @@ OUT=.build-fuzz
 mkdir -p "$OUT/corpus"
 SRC=Sources/ComandaHTTP
 if [ "${TARGET:-parser}" = parser ]; then
+# The C shims the runtime imports (CSystem: SwiftPM makes its module map, made here by hand).
+mkdir -p "$OUT/CSystem"
+printf 'module CSystem {\n  header "%s/Sources/CSystem/include/csystem.h"\n  export *\n}\n' "$PWD" > "$OUT/CSystem/module.modulemap"
+clang -O1 -fsanitize=address -I Sources/CSystem/include -c Sources/CSystem/csystem.c -o "$OUT/csystem.o"
+CSYSTEM=(-Xcc -fmodule-map-file="$OUT/CSystem/module.modulemap")
 # The runtime module the parser's files import (Locked, Promise), built first with the same sanitizer.
 swiftc -O -sanitize=address -parse-as-library -module-name ComandaRuntime -emit-module -emit-module-path "$OUT/ComandaRuntime.swiftmodule" \
-  -emit-library -static Sources/ComandaRuntime/*.swift -o "$OUT/libComandaRuntime.a"
-swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name ComandaHTTP -package-name comanda \
+  "${CSYSTEM[@]}" -emit-library -static Sources/ComandaRuntime/*.swift -o "$OUT/libComandaRuntime.a"
+swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name ComandaHTTP -package-name comanda "${CSYSTEM[@]}" "$OUT/csystem.o" \
   -I Sources/CSystem/include -Xcc -fmodule-map-file=Sources/CZlib/module.modulemap -I "$OUT" -L "$OUT" -lComandaRuntime \
   "$SRC/HTTPRequestParser.swift" "$SRC/HTTPRequest.swift" "$SRC/HTTPHeaders.swift" "$SRC/HTTPMethod.swift" \
   "$SRC/HTTPParseError.swift" "$SRC/HTTPLimits.swift" "$SRC/HTTPStatus.swift" "$SRC/HTTPResponse.swift" "$SRC/ResponseStream.swift" \
