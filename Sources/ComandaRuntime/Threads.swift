@@ -21,7 +21,8 @@ public enum Threads {
         /// beside the event loops and the writer, and never starves; and
         /// slices of `lowSlice` (where the kernel takes them), so that the
         /// event loop or the writer, woken, waits for it that long at most,
-        /// not a whole default slice of 3 ms (docs/PERFORMANCE.md).
+        /// not a whole default slice (1.4 ms on the bench's machine:
+        /// docs/PERFORMANCE.md).
         case low
     }
 

@@ -226,14 +226,12 @@ extension AppDatabase {
                 comandas.append((db.lastInsertedRowID, curso, estado, marchada))
             }
             // Every pending line moved to its course's comanda in one statement
-            // (one per set of courses, cached), which gives them back.
-            let cases = String(repeating: " WHEN ? THEN ?", count: comandas.count)
+            // (one per number of courses, written once), which gives them back.
             var lineas: [Int64: [LineaCuenta]] = [:]
-            try FastStatement.run(db, """
-                UPDATE linea_cuenta SET comanda_id = CASE curso\(cases) END, estado = CASE curso\(cases) END
-                WHERE cuenta_id = ? AND estado = 'pendiente'
-                RETURNING \(Self.lineaColumns)
-                """) { s in
+            guard comandas.count < Self.moverPendientes.count else {
+                throw StoreError(message: "a send of \(comandas.count) courses (at most 5)")
+            }
+            try FastStatement.run(db, Self.moverPendientes[comandas.count]) { s in
                 var index: Int32 = 1
                 for c in comandas {
                     try s.bind(index, c.curso); try s.bind(index + 1, c.id)
@@ -321,6 +319,18 @@ extension AppDatabase {
 
     // MARK: - Inside transactions
 
+    /// A send's statement for `n` courses (`[n]`, 1 to 5 as `curso` may be):
+    /// each pending line of the check to its course's comanda and state
+    /// (`? THEN ?` pairs: course, comanda id; then course, state), the lines given back.
+    static let moverPendientes: [String] = (0...5).map { n in
+        let cases = String(repeating: " WHEN ? THEN ?", count: n)
+        return """
+            UPDATE linea_cuenta SET comanda_id = CASE curso\(cases) END, estado = CASE curso\(cases) END
+            WHERE cuenta_id = ? AND estado = 'pendiente'
+            RETURNING \(lineaColumns)
+            """
+    }
+
     /// `EstadoCuenta.abierta` as stored, compared in place by `FastStatement`.
     static let abierta: StaticString = "abierta"
 
@@ -397,22 +407,14 @@ extension AppDatabase {
     }
 
     /// A line from a row of `lineaColumns`, by position (a name is looked up
-    /// case-insensitively, lowercased on every read: this is table service's hottest read).
-    /// A line from `lineaColumns`, read by SQLite's own API.
-    static func lineaCuenta(_ s: FastStatement) -> LineaCuenta {
-        LineaCuenta(id: s.int64(0), cuentaID: s.int64(1), platoID: s.int64(2), nombre: s.string(3),
-                    precioUnitarioCentimos: s.int(4), cantidad: s.int(5),
-                    opciones: elegidas(s.string(6)), notas: s.string(7), curso: s.int(8),
-                    estado: EstadoLinea(rawValue: s.string(9)) ?? .pendiente,
-                    origen: OrigenLinea(rawValue: s.string(10)) ?? .camarero, comandaID: s.int64OrNil(11), iva: s.int(12))
-    }
-
-    static func lineaCuenta(_ row: Row) -> LineaCuenta {
-        LineaCuenta(id: row[0], cuentaID: row[1], platoID: row[2], nombre: row[3],
-                    precioUnitarioCentimos: row[4], cantidad: row[5],
-                    opciones: elegidas(row[6]), notas: row[7], curso: row[8],
-                    estado: EstadoLinea(rawValue: row[9]) ?? .pendiente,
-                    origen: OrigenLinea(rawValue: row[10]) ?? .camarero, comandaID: row[11], iva: row[12])
+    /// case-insensitively, lowercased on every read: this is table service's
+    /// hottest read), from GRDB's row or from SQLite's own (`FastStatement`).
+    static func lineaCuenta<C: ColumnsByPosition>(_ c: C) -> LineaCuenta {
+        LineaCuenta(id: c.int64(0), cuentaID: c.int64(1), platoID: c.int64(2), nombre: c.string(3),
+                    precioUnitarioCentimos: c.int(4), cantidad: c.int(5),
+                    opciones: elegidas(c.string(6)), notas: c.string(7), curso: c.int(8),
+                    estado: EstadoLinea(rawValue: c.string(9)) ?? .pendiente,
+                    origen: OrigenLinea(rawValue: c.string(10)) ?? .camarero, comandaID: c.int64OrNil(11), iva: c.int(12))
     }
 
     /// A line's frozen options, kept as JSON `[{"grupo","valor","precio"}]` (cents).

@@ -14,7 +14,7 @@ import Darwin
 /// may be GRDB's elsewhere). For the hottest writes, a check's line and a
 /// send, where GRDB's argument arrays, rows and cursors cost more than
 /// SQLite's own work (docs/PERFORMANCE.md, "Table service a sixth time").
-struct FastStatement {
+struct FastStatement: ColumnsByPosition {
     private let statement: SQLiteStatement
     private let db: Database
     private let sql: String
@@ -51,8 +51,10 @@ struct FastStatement {
                 // No address for an empty string: a NULL pointer would bind NULL, not "".
                 return sqlite3_bind_text(statement, index, "", 0, Self.transient)
             }
+            // Past 2 GiB SQLite's own limit refuses it (no request carries that much).
+            guard let length = Int32(exactly: bytes.count) else { return SQLITE_TOOBIG }
             return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { chars in
-                sqlite3_bind_text(statement, index, chars, Int32(bytes.count), Self.transient)
+                sqlite3_bind_text(statement, index, chars, length, Self.transient)
             }
         }
         try check(code)
@@ -96,10 +98,6 @@ struct FastStatement {
         sqlite3_column_int64(statement, column)
     }
 
-    func int(_ column: Int32) -> Int {
-        Int(sqlite3_column_int64(statement, column))
-    }
-
     func int64OrNil(_ column: Int32) -> Int64? {
         isNull(column) ? nil : int64(column)
     }
@@ -121,4 +119,23 @@ struct FastStatement {
 
     /// SQLite copies the bound bytes (`SQLITE_TRANSIENT`).
     private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+}
+
+/// Columns of the current row read by position: GRDB's `Row`, or a
+/// `FastStatement` stepped onto one (one reader of a table's columns for both).
+protocol ColumnsByPosition {
+    func int64(_ column: Int32) -> Int64
+    func int64OrNil(_ column: Int32) -> Int64?
+    /// The column as text ("" for NULL).
+    func string(_ column: Int32) -> String
+}
+
+extension ColumnsByPosition {
+    func int(_ column: Int32) -> Int { Int(int64(column)) }
+}
+
+extension Row: ColumnsByPosition {
+    func int64(_ column: Int32) -> Int64 { self[Int(column)] }
+    func int64OrNil(_ column: Int32) -> Int64? { self[Int(column)] }
+    func string(_ column: Int32) -> String { self[Int(column)] ?? "" }
 }

@@ -73,13 +73,14 @@ final class LiveList<Item: Sendable>: Sendable {
     /// for the caller's other uses.
     @discardableResult
     func changed(_ item: Item, json: [UInt8]? = nil) -> [UInt8]? {
-        let tracking = state.withLock { $0.entries != nil || $0.told != nil }
         let listed = rules.listed(item)
-        let made = tracking ? Entry(item, json: listed ? json ?? rules.json(item) : [], rules) : nil
+        func makeEntry() -> Entry { Entry(item, json: listed ? json ?? rules.json(item) : [], rules) }
+        // Written outside the lock, unless the list was loaded meanwhile.
+        let made = state.withLock { $0.entries != nil || $0.told != nil } ? makeEntry() : nil
         return state.withLock { s in
             s.revision &+= 1
             guard s.entries != nil || s.told != nil else { return nil }
-            let entry = made ?? Entry(item, json: listed ? json ?? rules.json(item) : [], rules)
+            let entry = made ?? makeEntry()
             s.told?.append(entry)
             Self.apply(entry, to: &s.entries, rules)
             return listed ? entry.json : nil
