@@ -14,7 +14,7 @@ public enum ConditionalGzip {
             return response
         }
         var response = response
-        let compressible = response.body.count >= minimumSize
+        let compressible = response.bodyCount >= minimumSize
             && !response.headers.contains("Content-Encoding")
             && isCompressible(response.headers["Content-Type"])
         if compressible { response.headers.add("Vary", "Accept-Encoding") }
@@ -30,8 +30,9 @@ public enum ConditionalGzip {
             }
             return notModified
         }
-        if gzip, let compressed = compressed(response.body, etag: response.headers["ETag"]) {
+        if gzip, let compressed = compressed(response.pieces ?? [response.body], etag: response.headers["ETag"]) {
             response.body = compressed
+            response.pieces = nil
             response.headers.add("Content-Encoding", "gzip")
         }
         return response
@@ -43,7 +44,7 @@ public enum ConditionalGzip {
     /// Compressed bytes kept at most before the cache starts over.
     private static let cacheLimit = 16 << 20
 
-    private static func compressed(_ body: [UInt8], etag: String?) -> [UInt8]? {
+    private static func compressed(_ body: [[UInt8]], etag: String?) -> [UInt8]? {
         guard let etag, !etag.hasPrefix("W/") else { return Gzip.compress(body) }
         if let hit = cache.withLock({ $0.entries[etag] }) { return hit }
         guard let zipped = Gzip.compress(body) else { return nil }

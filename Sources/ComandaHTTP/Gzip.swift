@@ -4,22 +4,36 @@ import CZlib
 public enum Gzip {
     /// The gzip member for `bytes`, or nil if zlib failed.
     public static func compress(_ bytes: [UInt8], level: Int32 = 6) -> [UInt8]? {
+        compress([bytes], level: level)
+    }
+
+    /// The gzip member for `pieces` one after another (a body sent in
+    /// pieces is compressed without being joined first), or nil if zlib failed.
+    public static func compress(_ pieces: [[UInt8]], level: Int32 = 6) -> [UInt8]? {
         var stream = z_stream()
         // windowBits 15 + 16: a gzip header and trailer instead of zlib's.
         guard deflateInit2_(&stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
                             zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
         defer { deflateEnd(&stream) }
-        let bound = Int(deflateBound(&stream, uLong(bytes.count))) + 32
-        var out = [UInt8](repeating: 0, count: bound)
-        var input = bytes
-        let status: Int32 = input.withUnsafeMutableBufferPointer { inBuf in
-            out.withUnsafeMutableBufferPointer { outBuf in
-                stream.next_in = inBuf.baseAddress
-                stream.avail_in = uInt(inBuf.count)
-                stream.next_out = outBuf.baseAddress
-                stream.avail_out = uInt(outBuf.count)
-                return deflate(&stream, Z_FINISH)
+        let total = pieces.reduce(0) { $0 + $1.count }
+        guard let size = uLong(exactly: total) else { return nil }
+        // Room for all of it in one go: deflate never runs out of output.
+        var out = [UInt8](repeating: 0, count: Int(deflateBound(&stream, size)) + 32)
+        let status: Int32 = out.withUnsafeMutableBufferPointer { outBuf in
+            stream.next_out = outBuf.baseAddress
+            stream.avail_out = uInt(outBuf.count)
+            for piece in pieces where !piece.isEmpty {
+                let fed: Int32 = piece.withUnsafeBufferPointer { inBuf in
+                    // zlib reads the input, never writes it (its pointer is not const-qualified).
+                    stream.next_in = UnsafeMutablePointer(mutating: inBuf.baseAddress)
+                    stream.avail_in = uInt(inBuf.count)
+                    return deflate(&stream, Z_NO_FLUSH)
+                }
+                guard fed == Z_OK, stream.avail_in == 0 else { return Z_STREAM_ERROR }
             }
+            stream.next_in = nil
+            stream.avail_in = 0
+            return deflate(&stream, Z_FINISH)
         }
         guard status == Z_STREAM_END else { return nil }
         out.removeLast(Int(stream.avail_out))

@@ -310,7 +310,10 @@ final class HTTPConnection: @unchecked Sendable {
                                chunked: request.version == .http1_1)
         output.append(head)
         // The body by reference: a cached answer or photo is not copied here.
-        if request.method != .HEAD && response.status.allowsBody { output.append(response.body) }
+        if request.method != .HEAD && response.status.allowsBody {
+            output.append(response.body)
+            for piece in response.pieces ?? [] { output.append(piece) }
+        }
         if !keepAlive { state = .closeAfterWrite }
         if keepAlive, response.status.code == 429 || response.status.code == 503,
            let retry = response.headers["Retry-After"], let seconds = UInt64(retry), seconds > 0 {

@@ -16,6 +16,7 @@ extension HTTPResponse {
         serializeHead(into: &out, date: date, keepAlive: keepAlive, http10KeepAlive: http10KeepAlive)
         if includeBody && status.allowsBody {
             out.append(contentsOf: body)
+            for piece in pieces ?? [] { out.append(contentsOf: piece) }
         }
     }
 
@@ -39,7 +40,7 @@ extension HTTPResponse {
             if chunked { out.append(contentsOf: Self.chunkedLine) }
         } else if status.code != 304 && status.code != 204 && status.code >= 200 {
             out.append(contentsOf: Self.contentLengthPrefix)
-            out.append(contentsOf: String(body.count).utf8)
+            out.append(contentsOf: String(bodyCount).utf8)
             out.append(0x0D); out.append(0x0A)
         }
         out.append(contentsOf: Self.datePrefix)

@@ -7,8 +7,12 @@ public struct HTTPResponse: Sendable {
     public var status: HTTPStatus
     /// Header fields set by the application.
     public var headers: HTTPHeaders
-    /// The body bytes (empty for a stream).
+    /// The body bytes (empty for a stream, or when `pieces` holds the body).
     public var body: [UInt8]
+    /// The body in pieces, sent one after another, each by reference: a
+    /// list kept in parts (a kitchen's board of megabytes) is never joined
+    /// to be sent. When set, `body` is empty.
+    public var pieces: [[UInt8]]?
     /// A body written over time instead of `body` (Server-Sent Events).
     public var stream: ResponseStream?
     /// The answer is still being made (`later`): the connection waits for
@@ -26,6 +30,9 @@ public struct HTTPResponse: Sendable {
         self.headers = headers
         self.body = body
     }
+
+    /// The body's length in bytes.
+    public var bodyCount: Int { pieces?.reduce(0) { $0 + $1.count } ?? body.count }
 
     /// A 200 response whose body is written over time by `stream`.
     public static func streaming(headers: HTTPHeaders, _ stream: ResponseStream) -> HTTPResponse {
@@ -70,6 +77,13 @@ public struct HTTPResponse: Sendable {
     public static func json(_ bytes: [UInt8], status: HTTPStatus = .ok) -> HTTPResponse {
         HTTPResponse(status: status, headers: HTTPHeaders([("Content-Type", "application/json; charset=utf-8")]),
                      body: bytes)
+    }
+
+    /// An `application/json; charset=utf-8` response whose body is `pieces`, one after another.
+    public static func json(pieces: [[UInt8]]) -> HTTPResponse {
+        var response = json([UInt8]())
+        response.pieces = pieces
+        return response
     }
 
     /// An `application/json; charset=utf-8` response from JSON text written by hand.

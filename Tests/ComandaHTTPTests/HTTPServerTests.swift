@@ -5,9 +5,17 @@ import Foundation
 import Synchronization
 import Testing
 
+/// `/pieces`' body: pieces large and small (an empty one too), each its own bytes.
+private let pieces: [[UInt8]] = [Array("[".utf8), Array(repeating: UInt8(ascii: "a"), count: 40_000), Array(",".utf8), [],
+                                 (0 ..< 70_000).map { UInt8(ascii: "0") + UInt8($0 % 10) }, Array("]".utf8)]
+
 /// Echoes what it got: method, target, body; `/big` answers 4 KiB of text; `/slow` waits.
 private let echo = ClosureResponder { request in
     switch request.path {
+    case "/pieces":
+        var response = HTTPResponse.json(pieces: pieces)
+        response.headers.add("ETag", "W/\"p\"")
+        return response
     case "/big":
         return .text(String(repeating: "la carta del restaurante ", count: 200))
     case "/slow":
@@ -263,6 +271,26 @@ private let gzipEcho = ClosureResponder { request in
             #expect(refused.header("Content-Encoding") == nil)
             let small = try client.request("GET", "/tiny", headers: [("Accept-Encoding", "gzip")])
             #expect(small.header("Content-Encoding") == nil)
+        }
+    }
+
+    /// A body in pieces goes out as the pieces one after another: its
+    /// length, a HEAD, gzip and a 304 as for the same body in one piece.
+    @Test func aBodyInPiecesIsSentAsTheirBytesInOrder() throws {
+        try withServer(responder: gzipEcho) { _, port in
+            let client = try TestClient(port: port)
+            let whole = Array(pieces.joined())
+            let plain = try client.request("GET", "/pieces")
+            #expect(plain.body == whole)
+            #expect(plain.header("Content-Length") == String(whole.count))
+            let head = try client.request("HEAD", "/pieces")
+            #expect(head.header("Content-Length") == String(whole.count) && head.body.isEmpty)
+            let zipped = try client.request("GET", "/pieces", headers: [("Accept-Encoding", "gzip")])
+            #expect(zipped.header("Content-Encoding") == "gzip")
+            #expect(Gzip.decompress(zipped.body) == whole)
+            let same = try client.request("GET", "/pieces", headers: [("If-None-Match", "W/\"p\"")])
+            #expect(same.status == 304 && same.body.isEmpty)
+            #expect(try client.request("GET", "/after").text == "GET /after")
         }
     }
 

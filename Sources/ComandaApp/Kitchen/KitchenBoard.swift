@@ -43,8 +43,8 @@ final class KitchenBoard: Sendable {
         return json
     }
 
-    /// The list for `estados` (already validated): its JSON body and weak `ETag`.
-    func list(_ estados: [EstadoPedido]) throws -> ([UInt8], String) {
+    /// The list for `estados` (already validated): its JSON body in pieces (`HTTPResponse.pieces`) and weak `ETag`.
+    func list(_ estados: [EstadoPedido]) throws -> ([[UInt8]], String) {
         let key = EstadoPedido.allCases.filter(estados.contains).map(\.rawValue).joined(separator: ",")
         // The board's own states are answered from memory; any other filter from the database.
         guard estados.allSatisfy(EstadoPedido.activos.contains) else {

@@ -10,7 +10,7 @@ struct KitchenRoutes: Feature {
     func register(on router: inout Routes) {
         router.add(.GET, "/cocina/pedidos", .staff(.cocina)) { r in
             let (body, tag) = try kitchen.board.list(try Self.estados(r.http.queryValue("estado")))
-            var response = HTTPResponse.json(body)
+            var response = HTTPResponse.json(pieces: body)
             response.headers.add("ETag", tag)
             response.headers.add("Cache-Control", "no-cache")
             return response

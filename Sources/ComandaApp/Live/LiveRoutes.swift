@@ -50,10 +50,10 @@ struct LiveRoutes: Feature {
         }
         router.addStream("/cocina/eventos", .staff(.cocina)) { r in
             Self.stream(hub, "cocina", r.http, logger, held: try Self.held(r, streams, .staff(.cocina))) {
-                ("snapshot", String(decoding: try kitchen.board.list(EstadoPedido.activos).0, as: UTF8.self))
+                ("snapshot", String(decoding: try kitchen.board.list(EstadoPedido.activos).0.joined(), as: UTF8.self))
             } also: {
                 // The table comandas beside the orders: the body of `GET /cocina/comandas`.
-                [("comandas", String(decoding: try checks.cocina(estados: ChecksService.enTablero).0, as: UTF8.self))]
+                [("comandas", String(decoding: try checks.cocina(estados: ChecksService.enTablero).0.joined(), as: UTF8.self))]
             }
         }
         // The waiters': every change of a check (`event: cuenta`); on connect the open checks.

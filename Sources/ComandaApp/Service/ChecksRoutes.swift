@@ -76,12 +76,12 @@ struct ChecksRoutes: Feature {
             let (cuentaID, comandaID) = (try Self.id(r.params), try Self.id(r.params, "comanda", missing: .comandaNotFound))
             return r.after(checks.servida(cuentaID: cuentaID, comandaID: comandaID)) { .json(ChecksJSON.comanda($0)) }
         }
-        // The whole board: joined off the event loop (a board can be long, and its first read longer).
+        // The whole board: made off the event loop (a board can be long, and its first read longer).
         router.add(.GET, "/cocina/comandas", .staff(.cocina)) { r in
             let estados = try Self.estados(r.http.queryValue("estado"))
             return try r.offLoop {
                 let (body, tag) = try checks.cocina(estados: estados)
-                var response = HTTPResponse.json(body)
+                var response = HTTPResponse.json(pieces: body)
                 response.headers.add("ETag", tag)
                 response.headers.add("Cache-Control", "no-cache")
                 return response

@@ -101,10 +101,10 @@ final class ChecksService: Sendable {
     }
 
     /// The kitchen's comandas in `estados` (already validated), as the JSON
-    /// array of `GET /cocina/comandas`, with its weak `ETag`: the board's own
+    /// array of `GET /cocina/comandas` in pieces (`HTTPResponse.pieces`), with its weak `ETag`: the board's own
     /// states from memory, any other filter from the database (kept until
     /// the next change of a comanda).
-    func cocina(estados: [EstadoComanda]) throws -> ([UInt8], String) {
+    func cocina(estados: [EstadoComanda]) throws -> ([[UInt8]], String) {
         let key = EstadoComanda.allCases.filter(estados.contains).map(\.rawValue).joined(separator: ",")
         guard estados.allSatisfy(Self.enTablero.contains) else {
             return try board.answer(key) { ChecksJSON.cocina(try database.comandasCocina(estados: estados)) }
