@@ -16,8 +16,8 @@ import ComandaRuntime
 /// where one run changed joins that run alone, and the answer is those
 /// parts, sent one after another (`HTTPResponse.pieces`): a board of
 /// megabytes is never copied into one body. Its weak `ETag` is a
-/// fingerprint of the ids and `progress` of the entries it lists, in order
-/// (not of the body: a board can be megabytes).
+/// fingerprint of the runs' fingerprints of the ids and `progress` of the
+/// entries it lists, in order (not of the body: a board can be megabytes).
 ///
 /// The first load does not lose a change committed while it reads: changes
 /// told meanwhile are kept and laid over what it read (`progress` says which
@@ -231,7 +231,8 @@ final class LiveList<Item: Sendable>: Sendable {
 /// A list's entries in its order, in runs: each run a few hundred entries
 /// in order, every entry of a run before every entry of the next, and a
 /// stamp that no other content of a run ever had (a poll's parts are kept
-/// by it).
+/// by it: a list loads its board once and never replaces it, so a stamp
+/// names one content for the list's life).
 private struct Board<Item: Sendable> {
     typealias Entry = LiveList<Item>.Entry
     typealias Key = LiveList<Item>.Key
