@@ -1,4 +1,5 @@
 @testable import ComandaApp
+import ComandaCore
 import ComandaRuntime
 import ComandaHTTP
 import Foundation
@@ -38,18 +39,6 @@ private func blocks(_ text: String) -> [Block] {
             if line.hasPrefix("data: ") { b.data = String(line.dropFirst(6)) }
         }
         return b
-    }
-}
-
-/// A deterministic generator (SplitMix64), so a failing seed can be replayed.
-private struct SplitMix: RandomNumberGenerator {
-    var x: UInt64
-    mutating func next() -> UInt64 {
-        x &+= 0x9E37_79B9_7F4A_7C15
-        var z = x
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 
@@ -128,7 +117,7 @@ private struct Client {
     func anyInterleavingGivesOrderedEventsOrASnapshot(topic: String) {
         var totalSnapshots = 0, totalReplays = 0
         for seed in UInt64(1)...300 {
-            var rng = SplitMix(x: seed)
+            var rng = SplitMix64(seed: seed)   // deterministic: a failing seed can be replayed
             let hub = EventHub(start: 1000, ringSize: 8)
             let model = Mutex(0)
             var clients = Array(repeating: Client(), count: 4)
