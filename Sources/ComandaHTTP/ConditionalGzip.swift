@@ -30,7 +30,7 @@ public enum ConditionalGzip {
             }
             return notModified
         }
-        if gzip, let compressed = compressed(response.pieces ?? [response.body], etag: response.headers["ETag"]) {
+        if gzip, let compressed = compressed([response.body] + (response.pieces ?? []), etag: response.headers["ETag"]) {
             response.body = compressed
             response.pieces = nil
             response.headers.add("Content-Encoding", "gzip")

@@ -7,11 +7,11 @@ public struct HTTPResponse: Sendable {
     public var status: HTTPStatus
     /// Header fields set by the application.
     public var headers: HTTPHeaders
-    /// The body bytes (empty for a stream, or when `pieces` holds the body).
+    /// The body bytes (empty for a stream); `pieces` come after them.
     public var body: [UInt8]
-    /// The body in pieces, sent one after another, each by reference: a
-    /// list kept in parts (a kitchen's board of megabytes) is never joined
-    /// to be sent. When set, `body` is empty.
+    /// More of the body after `body`, in pieces sent one after another, each
+    /// by reference: a list kept in parts (a kitchen's board of megabytes)
+    /// is never joined to be sent.
     public var pieces: [[UInt8]]?
     /// A body written over time instead of `body` (Server-Sent Events).
     public var stream: ResponseStream?
@@ -32,7 +32,7 @@ public struct HTTPResponse: Sendable {
     }
 
     /// The body's length in bytes.
-    public var bodyCount: Int { pieces?.reduce(0) { $0 + $1.count } ?? body.count }
+    public var bodyCount: Int { (pieces ?? []).reduce(body.count) { $0 + $1.count } }
 
     /// A 200 response whose body is written over time by `stream`.
     public static func streaming(headers: HTTPHeaders, _ stream: ResponseStream) -> HTTPResponse {

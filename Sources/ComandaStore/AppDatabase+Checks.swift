@@ -228,10 +228,11 @@ extension AppDatabase {
             // Every pending line moved to its course's comanda in one statement
             // (one per number of courses, written once), which gives them back.
             var lineas: [Int64: [LineaCuenta]] = [:]
-            guard comandas.count < Self.moverPendientes.count else {
-                throw StoreError(message: "a send of \(comandas.count) courses (at most 5)")
+            // At least one course (nothing to send is refused above), at most five (as `curso` may be).
+            guard Self.moverPendientes.indices.contains(comandas.count - 1) else {
+                throw StoreError(message: "a send of \(comandas.count) courses (1 to 5)")
             }
-            try FastStatement.run(db, Self.moverPendientes[comandas.count]) { s in
+            try FastStatement.run(db, Self.moverPendientes[comandas.count - 1]) { s in
                 var index: Int32 = 1
                 for c in comandas {
                     try s.bind(index, c.curso); try s.bind(index + 1, c.id)
@@ -319,10 +320,10 @@ extension AppDatabase {
 
     // MARK: - Inside transactions
 
-    /// A send's statement for `n` courses (`[n]`, 1 to 5 as `curso` may be):
+    /// A send's statement for `n` courses (`[n - 1]`, 1 to 5 as `curso` may be):
     /// each pending line of the check to its course's comanda and state
     /// (`? THEN ?` pairs: course, comanda id; then course, state), the lines given back.
-    static let moverPendientes: [String] = (0...5).map { n in
+    static let moverPendientes: [String] = (1...5).map { n in
         let cases = String(repeating: " WHEN ? THEN ?", count: n)
         return """
             UPDATE linea_cuenta SET comanda_id = CASE curso\(cases) END, estado = CASE curso\(cases) END

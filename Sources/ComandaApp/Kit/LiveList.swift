@@ -47,15 +47,15 @@ final class LiveList<Item: Sendable>: Sendable {
         let item: Item
         let json: [UInt8]
         // Kept from the rules: a poll walks thousands without touching the items.
-        let id: Int64, progress: Int, key: Key
+        let progress: Int, key: Key
+        var id: Int64 { key.3 }
 
         init(_ item: Item, json: [UInt8], _ rules: Rules) {
             self.item = item
             self.json = json
-            id = rules.id(item)
             progress = rules.progress(item)
             let o = rules.order(item)
-            key = (o.0, o.1, o.2, id)
+            key = (o.0, o.1, o.2, rules.id(item))
         }
     }
 
