@@ -25,6 +25,10 @@ public final class ComandaApplication: HTTPResponder {
     public let metrics: AppMetrics
     /// The live updates' topics and subscribers.
     let hub: EventHub
+    /// What runs beside the requests, in the order started (`start()`, `stop()`).
+    let services: [any BackgroundService]
+    /// The after-commit channel the rooms subscribed to (the store holds it weakly).
+    private let changes: Changes
     /// Path prefixes whose next segment is a secret (a guest's link, the
     /// legacy host key): the log shows `…` in its place.
     private let secretPrefixes: [String]
@@ -33,91 +37,92 @@ public final class ComandaApplication: HTTPResponder {
 
     /// Builds the application on an open database; `now` (Unix seconds) is the clock.
     /// `locator` finds the default pages and the API description (working directory, then beside the binary).
+    /// Nothing runs in the background until `start()`.
     public init(configuration: AppConfiguration, database: AppDatabase, logger: Logger = Logger(label: "comanda"),
                 now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) },
                 locator: ResourceLocator = ResourceLocator()) {
+        let c = configuration, zone = configuration.timeZone
         self.logger = logger
-        let staticFiles = configuration.pages(locator).staticFiles
-        self.staticFiles = staticFiles
-        let metrics = AppMetrics(database: database)
-        self.metrics = metrics
-        let hub = EventHub()
-        self.hub = hub
-        let menu = MenuService(database: database, categorias: configuration.categorias)
-        let users = UserService(database: database, configuration: configuration, now: now)
-        self.users = users
-        // One hash per core at most, in the core's idle time, with a bounded queue.
-        let passwords = BlockingPool(maxThreads: HTTPServerConfiguration.defaultWorkers,
-                                     maxWaiting: configuration.maxWaitingLogins,
-                                     priority: configuration.hashInIdleTime ? .background : .batch)
-        self.passwords = passwords
-        // Long reads off the event loops, on threads of their own (not the
-        // dispatch queues' few, which answers and timers need), a queue bounded.
-        longReads = BlockingPool(maxThreads: HTTPServerConfiguration.defaultWorkers, maxWaiting: configuration.maxWaitingReads,
-                                 priority: .low)
-        let streams = SessionStreams(users: users)
-        self.streams = streams
-        let kitchen = KitchenService(database: database, hub: hub, now: now)
-        let orders = OrderService(database: database, kitchen: kitchen, now: now)
-        let waitlist = WaitlistService(database: database, now: now, minutesPerParty: configuration.minutosPorGrupo,
-                                       zone: configuration.timeZone, changed: WaitlistLive.publisher(hub: hub, logger: logger))
-        // The tables' own links hear of every change of a check and of the floor.
-        let linkLive = TableLinkLive(hub: hub, logger: logger)
-        let floorPublisher = TablesLive.publisher(hub: hub, logger: logger)
-        let tables = TablesService(database: database, waitlist: waitlist, zone: configuration.timeZone, now: now,
-                                   changed: { floorPublisher($0); linkLive.floorChanged() })
-        let checksLive = ChecksLive(hub: hub, logger: logger)
-        let checks = ChecksService(database: database, now: now, zone: configuration.timeZone,
-                                   changed: { checksLive.changed(cuentaID: $0, comandas: $1); linkLive.checkChanged($0) },
-                                   floorChanged: { tables.floorChanged() })
-        checksLive.attach(checks)
-        let bill = BillService(database: database, now: now, zone: configuration.timeZone, empresa: configuration.empresa,
-                               serie: configuration.serieFacturas,
-                               changed: { checksLive.changed(cuentaID: $0, comandas: []); linkLive.checkChanged($0) })
-        let links = TableLinkService(database: database,
-                                     changed: { checksLive.changed(cuentaID: $0, comandas: []); linkLive.checkChanged($0) },
-                                     relinked: { linkLive.relinked($0) })
-        linkLive.attach(links)
-        let key: String
-        do {
-            key = try database.queueHostKey(configured: configuration.queueHostKey, generate: WaitlistService.generateHostKey)
-        } catch {
-            key = WaitlistService.generateHostKey()
-            logger.error("could not keep the queue host key in the database (\(error.description)); this run uses a temporary one")
-        }
-        self.queueHostPath = configuration.queuePath + "/" + key
-        self.secretPrefixes = ["/espera/", "/m/", configuration.queuePath + "/"]
-        self.legacyBase = configuration.queuePath
+        staticFiles = c.pages(locator).staticFiles
+        metrics = AppMetrics(database: database)
+        hub = EventHub()
+        // The services: one hash per core at most, in the cores' idle time; long reads off the event loops.
+        passwords = BlockingPool(name: "password threads", maxThreads: HTTPServerConfiguration.defaultWorkers,
+                                 maxWaiting: c.maxWaitingLogins, priority: c.hashInIdleTime ? .background : .batch)
+        longReads = BlockingPool(name: "long reads' threads", maxThreads: HTTPServerConfiguration.defaultWorkers,
+                                 maxWaiting: c.maxWaitingReads, priority: .low)
+        users = UserService(database: database, configuration: c, now: now)
+        streams = SessionStreams(users: users)
+        services = database.backgroundServices + [streams, passwords, longReads]
+        let key = Self.queueHostKey(c, database, logger)
+        queueHostPath = c.queuePath + "/" + key
+        secretPrefixes = ["/espera/", "/m/", c.queuePath + "/"]
+        legacyBase = c.queuePath
 
-        // The rooms, each registering its routes with their access (the order does not matter).
+        // The rooms: each registers its routes and streams and subscribes to the changes it hears of.
+        let live = LiveStreams(hub: hub, sessions: streams, logger: logger)
+        let menu = MenuService(database: database, categorias: c.categorias)
+        let kitchen = KitchenService(database: database, hub: hub, now: now)
+        let waitlist = WaitlistService(database: database, now: now, minutesPerParty: c.minutosPorGrupo, zone: zone)
+        let checks = ChecksService(database: database, now: now, zone: zone)
         let features: [any Feature] = [
             HealthRoutes(),
-            SettingsRoutes(nombreRestaurante: configuration.nombreRestaurante, zonaHoraria: configuration.zonaHoraria),
+            SettingsRoutes(nombreRestaurante: c.nombreRestaurante, zonaHoraria: c.zonaHoraria),
             MetricsRoutes(metrics: metrics),
             APIDescriptionRoutes(document: APIDescriptionRoutes.document(locator)),
             MenuRoutes(catalog: menu),
             MenuEditRoutes(menu: menu, now: now),
             UserRoutes(users: users, menu: menu, passwords: passwords, streams: streams),
-            OrderRoutes(orders: orders),
-            KitchenRoutes(kitchen: kitchen, zone: configuration.timeZone),
-            ReportRoutes(reports: ReportService(database: database, zone: configuration.timeZone, now: now)),
-            WaitlistRoutes(waitlist: waitlist, pages: staticFiles),
-            TablesRoutes(tables: tables),
-            ChecksRoutes(checks: checks),
-            BillRoutes(bill: bill),
-            TableLinkRoutes(links: links, pages: staticFiles, urlPublica: configuration.urlPublica),
-            LiveRoutes(hub: hub, waitlist: waitlist, kitchen: kitchen, orders: orders, tables: tables, checks: checks, links: links,
-                        streams: streams, logger: logger),
-            LegacyQueueRoutes(base: configuration.queuePath, hostKey: key, waitlist: waitlist),
+            OrderRoutes(orders: OrderService(database: database, kitchen: kitchen, now: now), live: live),
+            KitchenRoutes(kitchen: kitchen, checks: checks, zone: zone, live: live),
+            ReportRoutes(reports: ReportService(database: database, zone: zone, now: now)),
+            WaitlistRoutes(waitlist: waitlist, pages: staticFiles, live: live),
+            TablesRoutes(tables: TablesService(database: database, zone: zone, now: now), live: live),
+            ChecksRoutes(checks: checks, live: live),
+            BillRoutes(bill: BillService(database: database, now: now, zone: zone, empresa: c.empresa, serie: c.serieFacturas)),
+            TableLinkRoutes(links: TableLinkService(database: database), pages: staticFiles, urlPublica: c.urlPublica, live: live),
+            LegacyQueueRoutes(base: c.queuePath, hostKey: key, waitlist: waitlist),
         ]
         var router = Routes()
-        for feature in features { feature.register(on: &router) }
+        var subscriptions = Changes.Subscriptions()
+        for feature in features {
+            feature.register(on: &router)
+            feature.subscribe(to: &subscriptions)
+        }
         self.router = router.router
+        changes = Changes(subscriptions, database: database)
+    }
+
+    /// The legacy host app's key: the configured one, else the one kept in
+    /// the database (made on the first start); a temporary one if it cannot be kept.
+    private static func queueHostKey(_ configuration: AppConfiguration, _ database: AppDatabase, _ logger: Logger) -> String {
+        do {
+            return try database.queueHostKey(configured: configuration.queueHostKey, generate: WaitlistService.generateHostKey)
+        } catch {
+            logger.error("could not keep the queue host key in the database (\(error.description)); this run uses a temporary one")
+            return WaitlistService.generateHostKey()
+        }
+    }
+
+    /// Starts the background services (after the routes: call once the server can answer).
+    public func start() {
+        for service in services {
+            service.start()
+            logger.debug("started \(service.serviceName)")
+        }
+    }
+
+    /// Stops the background services, the last started first: call when the
+    /// server has stopped answering, before the store closes.
+    public func stop() {
+        for service in services.reversed() {
+            service.stop()
+            logger.debug("stopped \(service.serviceName)")
+        }
     }
 
     deinit {
-        passwords.stop()
-        longReads.stop()
+        for service in services.reversed() { service.stop() }
     }
 
     /// Every route with its access, in the order registered (the API description is held against it).

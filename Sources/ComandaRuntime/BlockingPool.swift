@@ -4,11 +4,13 @@
 /// in order. `maxWaiting` bounds the queue, and the threads' priority says
 /// how they share the core (`.background`: only when nothing else wants it,
 /// so a flood of logins never holds the event loops nor the writer's CPU).
-public final class BlockingPool: @unchecked Sendable {
+public final class BlockingPool: BackgroundService, @unchecked Sendable {
     private let mutex = ConditionLock()
     private let maxThreads: Int
     private let maxWaiting: Int
     private let priority: Threads.Priority
+    /// What the log calls it (the passwords' threads, the long reads').
+    public let serviceName: String
     // Guarded by `mutex`.
     private var jobs: [@Sendable () -> Void] = []
     private var head = 0
@@ -18,7 +20,9 @@ public final class BlockingPool: @unchecked Sendable {
 
     /// A pool of at most `maxThreads` threads at `priority`; `maxWaiting`
     /// jobs at most wait for one (`trySubmit` refuses more).
-    public init(maxThreads: Int, maxWaiting: Int = .max, priority: Threads.Priority = .batch) {
+    /// `name`: what the log calls it.
+    public init(name: String = "threads", maxThreads: Int, maxWaiting: Int = .max, priority: Threads.Priority = .batch) {
+        serviceName = name
         self.maxThreads = max(1, maxThreads)
         self.maxWaiting = max(0, maxWaiting)
         self.priority = priority
@@ -63,6 +67,9 @@ public final class BlockingPool: @unchecked Sendable {
         }
         return true
     }
+
+    /// Threads start as work needs them: nothing to start.
+    public func start() {}
 
     /// Threads end once the jobs already submitted are done.
     public func stop() {

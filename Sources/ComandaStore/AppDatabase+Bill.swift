@@ -40,8 +40,10 @@ extension AppDatabase {
         }
     }
 
-    private func billWrite<T>(_ body: @escaping @Sendable (Database) throws -> T) -> PendingWrite<T> {
-        PendingWrite(self, mapError: Self.billError, body)
+    /// A bill's write; `changes`: what its result changed (announced once committed).
+    private func billWrite<T>(changes: @escaping @Sendable (T) -> [Change], _ body: @escaping @Sendable (Database) throws -> T)
+        -> PendingWrite<T> {
+        PendingWrite(self, mapError: Self.billError, changes: changes, body)
     }
 
     @Sendable private static func billError(_ error: any Error) -> any Error {
@@ -50,7 +52,7 @@ extension AppDatabase {
 
     /// Takes a payment on an open check: (the payment, its invoice, the check after it).
     public func cobrar(cuentaID: Int64, _ pago: Cobrar, emisor: Emisor, now: Int64) -> PendingWrite<(Pago, Factura, Cuenta)> {
-        billWrite { db in
+        billWrite(changes: { [.cuenta(id: cuentaID, comandas: []), .factura(id: $0.1.id, cuentaID: cuentaID, anulada: false)] }) { db in
             guard try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM cuenta WHERE id = ?"), arguments: [cuentaID]) != nil else {
                 throw CuentaError.notFound
             }
@@ -170,7 +172,7 @@ extension AppDatabase {
     /// Voids an invoice (the manager, with a reason): a cancellation record
     /// is chained, and its amount is owed again (a paid check opens again).
     public func anularFactura(id: Int64, motivo: String, gerenteID: Int64?, emisor: Emisor, now: Int64) -> PendingWrite<Factura> {
-        billWrite { db in
+        billWrite(changes: { [.cuenta(id: $0.cuentaID, comandas: []), .factura(id: $0.id, cuentaID: $0.cuentaID, anulada: true)] }) { db in
             guard let factura = try Self.factura(db, id: id) else { throw CuentaError.facturaNotFound }
             try db.cachedStatement(sql: """
                 UPDATE factura SET estado = 'anulada', motivo = ?, anulada_en = ?, anulada_por = ? WHERE id = ? AND estado = 'emitida'

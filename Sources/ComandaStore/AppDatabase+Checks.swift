@@ -27,8 +27,10 @@ extension AppDatabase {
         u.id AS camarero_id, u.nombre AS camarero_nombre
         """
 
-    private func checksWrite<T>(_ body: @escaping @Sendable (Database) throws -> T) -> PendingWrite<T> {
-        PendingWrite(self, mapError: Self.checksError, body)
+    /// A check's write; `changes`: what its result changed (announced once committed).
+    private func checksWrite<T>(changes: @escaping @Sendable (T) -> [Change],
+                                _ body: @escaping @Sendable (Database) throws -> T) -> PendingWrite<T> {
+        PendingWrite(self, mapError: Self.checksError, changes: changes, body)
     }
 
     @Sendable private static func checksError(_ error: any Error) -> any Error {
@@ -92,7 +94,7 @@ extension AppDatabase {
     /// none until dishes have options) and VAT rate frozen now.
     public func addLineaCuenta(cuentaID: Int64, platoID: Int64, cantidad: Int, curso: Int, notas: String,
                                opciones: [Int64], origen: OrigenLinea) -> PendingWrite<LineaCuenta> {
-        checksWrite { db in
+        checksWrite(changes: { _ in [.cuenta(id: cuentaID, comandas: [])] }) { db in
             try Self.insertLinea(db, cuentaID: cuentaID, platoID: platoID, cantidad: cantidad, curso: curso, notas: notas,
                                  opciones: opciones, origen: origen, checkingOpen: true)
         }
@@ -145,7 +147,7 @@ extension AppDatabase {
 
     /// Changes a `pendiente` line (nil: keep).
     public func updateLineaCuenta(cuentaID: Int64, lineaID: Int64, cantidad: Int?, curso: Int?, notas: String?) -> PendingWrite<LineaCuenta> {
-        checksWrite { db in
+        checksWrite(changes: { _ in [.cuenta(id: cuentaID, comandas: [])] }) { db in
             try Self.checkOpen(db, id: cuentaID)
             try Self.pendingLinea(db, cuentaID: cuentaID, id: lineaID)
             try db.cachedStatement(sql: """
@@ -159,7 +161,7 @@ extension AppDatabase {
 
     /// Deletes a `pendiente` line.
     public func deleteLineaCuenta(cuentaID: Int64, lineaID: Int64) -> PendingWrite<Void> {
-        checksWrite { db in
+        checksWrite(changes: { _ in [.cuenta(id: cuentaID, comandas: [])] }) { db in
             try Self.checkOpen(db, id: cuentaID)
             try Self.pendingLinea(db, cuentaID: cuentaID, id: lineaID)
             try db.cachedStatement(sql: "DELETE FROM linea_cuenta WHERE id = ? AND estado = 'pendiente'").execute(arguments: [lineaID])
@@ -169,7 +171,7 @@ extension AppDatabase {
     /// Voids a sent line (the manager, with a reason).
     public func anularLineaCuenta(cuentaID: Int64, lineaID: Int64, motivo: String, gerenteID: Int64? = nil,
                                   now: Int64) -> PendingWrite<(LineaCuenta, Comanda?)> {
-        checksWrite { db in
+        checksWrite(changes: { [.cuenta(id: cuentaID, comandas: $0.1.map { [$0] } ?? [])] }) { db in
             try Self.checkOpen(db, id: cuentaID)
             guard let linea = try Self.lineaCuenta(db, cuentaID: cuentaID, id: lineaID) else { throw CuentaError.lineaNotFound }
             if MovimientoLinea.anular.from.contains(linea.estado) {
@@ -200,7 +202,7 @@ extension AppDatabase {
     /// Sends every `pendiente` line: one comanda per course present, course
     /// 1 fired at once, later courses held.
     public func enviarCuenta(cuentaID: Int64, camarero: Persona?, now: Int64) -> PendingWrite<[Comanda]> {
-        checksWrite { db in
+        checksWrite(changes: { [.cuenta(id: cuentaID, comandas: $0)] }) { db in
             // SQLite's own API (FastStatement), as a line's: a send rewrites every line it sends.
             let mesa = try Self.openCuenta(db, id: cuentaID)
             let cursos = try FastStatement.run(db, """
@@ -257,7 +259,7 @@ extension AppDatabase {
 
     /// Fires every held comanda of `curso`.
     public func marcharCuenta(cuentaID: Int64, curso: Int, now: Int64) -> PendingWrite<[Comanda]> {
-        checksWrite { db in
+        checksWrite(changes: { [.cuenta(id: cuentaID, comandas: $0)] }) { db in
             try Self.checkOpen(db, id: cuentaID)
             let ids = try Int64.fetchAll(db.cachedStatement(sql: """
                 UPDATE comanda SET estado = 'marchada', marchada = ? WHERE cuenta_id = ? AND curso = ? AND estado = 'en_espera' RETURNING id
@@ -270,14 +272,14 @@ extension AppDatabase {
 
     /// The kitchen has a fired comanda ready.
     public func comandaPreparada(id: Int64, now: Int64) -> PendingWrite<Comanda> {
-        checksWrite { db in
+        checksWrite(changes: { [.cuenta(id: $0.cuentaID, comandas: [$0])] }) { db in
             try Self.moveComanda(db, id: id, cuentaID: nil, from: .marchada, to: .preparada, now: now)
         }
     }
 
     /// The waiter has taken a ready comanda to the table.
     public func comandaServida(cuentaID: Int64, id: Int64, now: Int64) -> PendingWrite<Comanda> {
-        checksWrite { db in
+        checksWrite(changes: { [.cuenta(id: cuentaID, comandas: [$0])] }) { db in
             try Self.checkOpen(db, id: cuentaID)
             return try Self.moveComanda(db, id: id, cuentaID: cuentaID, from: .preparada, to: .servida, now: now)
         }
@@ -287,7 +289,7 @@ extension AppDatabase {
     /// check, the old one (and those joined to it) `por_limpiar`; the old
     /// occupation ends and a new one begins. Comandas keep the old name.
     public func moverCuenta(cuentaID: Int64, mesaID: Int64, now: Int64) -> PendingWrite<Cuenta> {
-        checksWrite { db in
+        checksWrite(changes: { _ in [.cuenta(id: cuentaID, comandas: []), .mesas] }) { db in
             try Self.checkOpen(db, id: cuentaID)
             guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT mesa_id, comensales FROM cuenta WHERE id = ?"),
                                              arguments: [cuentaID]) else { throw CuentaError.notFound }

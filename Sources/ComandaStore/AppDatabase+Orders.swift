@@ -25,8 +25,10 @@ extension AppDatabase {
     }
 
     /// An order write to wait for or to hand on, its errors told as `orderWrite`'s.
-    private func orderWriting<T>(_ body: @escaping @Sendable (Database) throws -> T) -> PendingWrite<T> {
-        PendingWrite(self, mapError: Self.orderError, body)
+    /// `changes`: what its result changed (announced once committed).
+    private func orderWriting<T>(changes: @escaping @Sendable (T) -> [Change] = { _ in [] },
+                                 _ body: @escaping @Sendable (Database) throws -> T) -> PendingWrite<T> {
+        PendingWrite(self, mapError: Self.orderError, changes: changes, body)
     }
 
     /// The order's own errors as they are; anything else a `StoreError`.
@@ -150,7 +152,7 @@ extension AppDatabase {
 
     /// `checkout` as a write to wait for or to hand on (`PendingWrite`).
     public func checkingOut(pedidoID: Int64, usuarioID: Int64, direccion: String, telefono: String, now: Int64) -> PendingWrite<Pedido> {
-        orderWriting { db in
+        orderWriting(changes: { [.pedido($0)] }) { db in
             try Self.openOwned(db, id: pedidoID, usuarioID: usuarioID)
             guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM linea_pedido WHERE pedido_id = ? LIMIT 1"), arguments: [pedidoID]) == true else {
                 throw OrderError.vacio
@@ -255,7 +257,7 @@ extension AppDatabase {
     /// `mover` as a write to wait for or to hand on (`PendingWrite`).
     public func moviendo(pedidoID: Int64, _ move: MovimientoPedido, now: Int64, minutos: Int? = nil, motivo: String? = nil,
                          usuarioID: Int64? = nil) -> PendingWrite<Pedido> {
-        orderWriting { db in
+        orderWriting(changes: { [.pedido($0)] }) { db in
             guard let to = move.from.after(move), move != .checkout else { throw OrderError.transicionNoValida(estado: move.from) }
             let listo = minutos.map { now + Int64($0) * 60 }
             try db.cachedStatement(sql: """

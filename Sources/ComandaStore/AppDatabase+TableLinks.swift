@@ -7,8 +7,10 @@ import GRDB
 /// guest's request finds the table by the id and compares the hash in
 /// constant time. Only the manager's answers carry a token.
 extension AppDatabase {
-    private func linkWrite<T>(_ body: @escaping @Sendable (Database) throws -> T) -> PendingWrite<T> {
-        PendingWrite(self, mapError: Self.linkError, body)
+    /// A link's write; `changes`: what its result changed (announced once committed).
+    private func linkWrite<T>(changes: @escaping @Sendable (T) -> [Change], _ body: @escaping @Sendable (Database) throws -> T)
+        -> PendingWrite<T> {
+        PendingWrite(self, mapError: Self.linkError, changes: changes, body)
     }
 
     @Sendable private static func linkError(_ error: any Error) -> any Error {
@@ -37,7 +39,7 @@ extension AppDatabase {
 
     /// A new link for the table (the old one is dead from this commit on): the table and its new token.
     public func regenerateEnlace(mesaID: Int64) -> PendingWrite<(Mesa, String)> {
-        linkWrite { db in
+        linkWrite(changes: { _ in [.enlace(mesaID: mesaID)] }) { db in
             guard let mesa = try Self.mesa(db, id: mesaID) else { throw MesaError.notFound }
             return (mesa, try Self.newEnlace(db, mesaID: mesaID))
         }
@@ -54,7 +56,7 @@ extension AppDatabase {
     /// waiting for the waiter. The link is checked again in the transaction.
     public func addLineaCliente(enlace token: String, platoID: Int64, cantidad: Int, notas: String,
                                 opciones: [Int64]) -> PendingWrite<LineaCuenta> {
-        linkWrite { db in
+        linkWrite(changes: { [.cuenta(id: $0.cuentaID, comandas: [])] }) { db in
             let cuentaID = try Self.seatedCheck(db, enlace: token)
             let waiting = try Int.fetchOne(db.cachedStatement(sql: """
                 SELECT count(*) FROM linea_cuenta WHERE cuenta_id = ? AND origen = 'cliente' AND estado = 'pendiente'
@@ -67,7 +69,7 @@ extension AppDatabase {
 
     /// The guests ask for the bill: `pide_cuenta` on the table's open check. Its id.
     public func pideCuenta(enlace token: String) -> PendingWrite<Int64> {
-        linkWrite { db in
+        linkWrite(changes: { [.cuenta(id: $0, comandas: [])] }) { db in
             let cuentaID = try Self.seatedCheck(db, enlace: token)
             try db.cachedStatement(sql: "UPDATE cuenta SET pide_cuenta = 1 WHERE id = ?").execute(arguments: [cuentaID])
             return cuentaID

@@ -10,9 +10,11 @@ extension AppDatabase {
     private static let mesaColumns = "id, nombre, zona, plazas, estado, desde, cuenta_id, comensales, unida_a"
 
     /// A table write to wait for (`wait()`) or to hand on (`then`): the
-    /// floor's own errors as they are, anything else a `StoreError`.
-    private func tablesWrite<T>(_ body: @escaping @Sendable (Database) throws -> T) -> PendingWrite<T> {
-        PendingWrite(self, mapError: Self.tablesError, body)
+    /// floor's own errors as they are, anything else a `StoreError`. Every
+    /// one changes the floor (`Change.mesas`, announced once committed), and
+    /// `also` what else it says.
+    private func tablesWrite<T>(also: [Change] = [], _ body: @escaping @Sendable (Database) throws -> T) -> PendingWrite<T> {
+        PendingWrite(self, mapError: Self.tablesError, changes: { _ in [.mesas] + also }, body)
     }
 
     @Sendable private static func tablesError(_ error: any Error) -> any Error {
@@ -73,7 +75,8 @@ extension AppDatabase {
     /// seated at it; all or nothing.
     public func sentar(mesaID: Int64, comensales: Int, reservationID: Int64?, unir: [Int64], camareroID: Int64?,
                        now: Int64) -> PendingWrite<Cuenta> {
-        tablesWrite { db in
+        // A party seated from the waitlist leaves it.
+        tablesWrite(also: reservationID == nil ? [] : [.espera]) { db in
             let seated = try Self.occupy(db, id: mesaID, comensales: comensales, unidaA: nil, now: now)
             var plazas = seated.plazas
             for other in unir {

@@ -23,7 +23,7 @@ extension AppDatabase {
     /// `addReservation` as a write to wait for or to hand on (`PendingWrite`).
     public func addingReservation(name: String, size: Int, now: Int64, floor: Bool = false,
                                   quote: @escaping @Sendable (_ ahead: Int, _ floor: QuoteFloor?) -> WaitQuote) -> PendingWrite<HostParty> {
-        PendingWrite(self) { db in try Self.insertReservation(db, name: name, size: size, now: now, floor: floor, quote: quote) }
+        PendingWrite(self, changes: { _ in [.espera] }) { db in try Self.insertReservation(db, name: name, size: size, now: now, floor: floor, quote: quote) }
     }
 
     private static func insertReservation(_ db: Database, name: String, size: Int, now: Int64, floor: Bool,
@@ -124,13 +124,13 @@ extension AppDatabase {
     /// (unknown, or off the list). Ready and seating keep the first ready
     /// time; seating one never called counts it ready at the seating time.
     public func move(id: Int64, _ move: PartyMove, now: Int64) throws(StoreError) -> Reservation? {
-        try write { db in try Self.move(db, id: id, move, now: now) }
+        try write({ db in try Self.move(db, id: id, move, now: now) }, changes: { $0 == nil ? [] : [.espera] })
     }
 
     /// `move` as a write to wait for or to hand on; an unknown party, or
     /// one the move does not start from, is `WaitlistError.notFound`.
     public func moving(id: Int64, _ move: PartyMove, now: Int64) -> PendingWrite<Reservation> {
-        PendingWrite(self, mapError: Self.waitlistError) { db in
+        PendingWrite(self, mapError: Self.waitlistError, changes: { _ in [.espera] }) { db in
             guard let party = try Self.move(db, id: id, move, now: now) else { throw WaitlistError.notFound }
             return party
         }

@@ -1,4 +1,5 @@
 import ComandaCore
+import ComandaRuntime
 import Foundation
 import GRDB
 
@@ -29,6 +30,15 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
     }
 }
 
+/// Hears of the store's committed changes (`AppDatabase.announceChanges(to:)`):
+/// called on the writer's thread after each commit, once per committed write,
+/// in commit order, before that write's caller hears. It must be quick and
+/// must not write (it holds up the next batch).
+public protocol ChangeSubscriber: AnyObject, Sendable {
+    /// What one committed write changed.
+    func committed(_ changes: [Change])
+}
+
 /// The application's database: one GRDB writer (a WAL `DatabasePool` on a
 /// file in production, an in-memory queue in tests), migrated on open.
 /// It is a value: pass it to whoever needs it; there is no singleton.
@@ -42,14 +52,25 @@ public struct AppDatabase: Sendable {
         /// Every write goes through it (group commit).
         let group: GroupWriter
         let sessions = SessionCache()
-        /// Checkpoints a file database in the background while this lives.
+        /// Checkpoints a file database in the background once started.
         let checkpointer: Checkpointer?
+        /// Who hears of committed changes (held weakly: an application that
+        /// is gone stops hearing).
+        let subscribers: Locked<[WeakSubscriber]>
 
         init(writer: any DatabaseWriter, checkpointer: Checkpointer?) {
             self.writer = writer
-            self.group = GroupWriter(writer)
+            let subscribers = Locked<[WeakSubscriber]>([])
+            self.subscribers = subscribers
+            self.group = GroupWriter(writer) { changes in
+                for subscriber in subscribers.withLock({ $0.compactMap(\.subscriber) }) { subscriber.committed(changes) }
+            }
             self.checkpointer = checkpointer
         }
+    }
+
+    private struct WeakSubscriber {
+        weak var subscriber: (any ChangeSubscriber)?
     }
 
     private let shared: Shared
@@ -120,6 +141,19 @@ public struct AppDatabase: Sendable {
         try Self.migrator.migrate(writer)
     }
 
+    /// From now on `subscriber` hears of every committed change, on the
+    /// writer's thread, in commit order (held weakly).
+    public func announceChanges(to subscriber: any ChangeSubscriber) {
+        shared.subscribers.withLock { list in
+            list.removeAll { $0.subscriber == nil }
+            list.append(WeakSubscriber(subscriber: subscriber))
+        }
+    }
+
+    /// What must run beside the server for this database: the checkpointer of
+    /// a file database (started and stopped by the application's list).
+    public var backgroundServices: [any BackgroundService] { shared.checkpointer.map { [$0] } ?? [] }
+
     /// Proves the database can be written: a write in a transaction that is
     /// rolled back (start-up refuses a file, or `-wal`/`-shm` files, it could
     /// read but not write, instead of failing on the first guest's write).
@@ -145,13 +179,15 @@ public struct AppDatabase: Sendable {
     /// Runs `body` in the writer's next batch (`GroupWriter`): it returns
     /// once the transaction holding its work has committed. What `body`
     /// throws is rethrown as it is, its changes rolled back.
-    func batchedWrite<T>(_ body: (Database) throws -> T) throws -> T {
-        try shared.group.write(body)
+    /// `changes`: what the result changed, announced once committed.
+    func batchedWrite<T>(_ body: (Database) throws -> T, changes: (T) -> [Change] = { _ in [] }) throws -> T {
+        try shared.group.write(body, changes: changes)
     }
 
-    /// Runs a batched write, mapping GRDB's errors to `StoreError`.
-    func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-        do { return try batchedWrite(body) } catch let e as StoreError { throw e } catch { throw StoreError(error) }
+    /// Runs a batched write, mapping GRDB's errors to `StoreError`; `changes`:
+    /// what the result changed, announced once committed.
+    func write<T>(_ body: (Database) throws -> T, changes: (T) -> [Change] = { _ in [] }) throws(StoreError) -> T {
+        do { return try batchedWrite(body, changes: changes) } catch let e as StoreError { throw e } catch { throw StoreError(error) }
     }
 
     /// Runs `body` in the writer's next batch without waiting for it: `then`
@@ -159,8 +195,10 @@ public struct AppDatabase: Sendable {
     /// work has committed, with what `body` returned or threw (a thrown
     /// error as it is, its changes rolled back). `then` must be quick and
     /// must not write.
-    func writeLater<T>(_ body: @escaping @Sendable (Database) throws -> T, then: @escaping @Sendable (Result<T, any Error>) -> Void) {
-        shared.group.submit(body, then: then)
+    /// `changes`: what the result changed, announced once committed, before `then`.
+    func writeLater<T>(_ body: @escaping @Sendable (Database) throws -> T, changes: @escaping @Sendable (T) -> [Change],
+                       then: @escaping @Sendable (Result<T, any Error>) -> Void) {
+        shared.group.submit(body, changes: changes, then: then)
     }
 
     /// Write transactions so far and the requests they held (group commit's

@@ -1,3 +1,4 @@
+import ComandaCore
 import ComandaRuntime
 import GRDB
 import Synchronization
@@ -36,7 +37,10 @@ final class GroupWriter: @unchecked Sendable {
     /// One request's work and how it ended.
     final class Job {
         /// Let go (nil) once run: the body it holds must not outlive its caller.
-        var run: ((Database) throws -> Void)?
+        /// It returns the changes it made, told once its transaction has committed.
+        var run: ((Database) throws -> [Change])?
+        /// What the last run of `run` changed (a job run again after a rollback says it anew).
+        var changes: [Change] = []
         /// A waiting caller's condition (on the writer's mutex); nil for a submitted job.
         let condition: UnsafeMutablePointer<pthread_cond_t>?
         /// A submitted job's continuation, called with its error (nil: committed).
@@ -46,7 +50,7 @@ final class GroupWriter: @unchecked Sendable {
         // Written by the writer's thread before `done` (or `then`), read by the owner after it.
         var error: (any Error)?
 
-        init(waiting: Bool, _ run: @escaping (Database) throws -> Void) {
+        init(waiting: Bool, _ run: @escaping (Database) throws -> [Change]) {
             self.run = run
             if waiting {
                 let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
@@ -74,6 +78,9 @@ final class GroupWriter: @unchecked Sendable {
     private static let idleSeconds = 2
 
     private let writer: any DatabaseWriter
+    /// Told, on the writer's thread, of each committed job's changes, job by
+    /// job in commit order, before anyone waiting for those jobs hears.
+    private let announce: @Sendable ([Change]) -> Void
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let hasWork = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     // Guarded by `mutex`.
@@ -85,8 +92,9 @@ final class GroupWriter: @unchecked Sendable {
     let batches = Atomic<Int>(0)
     let batchedRequests = Atomic<Int>(0)
 
-    init(_ writer: any DatabaseWriter) {
+    init(_ writer: any DatabaseWriter, announce: @escaping @Sendable ([Change]) -> Void = { _ in }) {
         self.writer = writer
+        self.announce = announce
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(hasWork, nil)
     }
@@ -100,23 +108,34 @@ final class GroupWriter: @unchecked Sendable {
 
     /// Runs `body` in the next batch; returns once that batch has committed,
     /// or throws what `body` threw (its changes rolled back, nobody else's).
-    func write<T>(_ body: (Database) throws -> T) throws -> T {
-        try withoutActuallyEscaping(body) { body in
+    /// `changes`: what the result changed, announced once committed.
+    func write<T>(_ body: (Database) throws -> T, changes: (T) -> [Change] = { _ in [] }) throws -> T {
+        try withoutActuallyEscaping(body) { body in try withoutActuallyEscaping(changes) { changes in
             var result: T?
-            let job = Job(waiting: true) { db in result = try body(db) }
+            let job = Job(waiting: true) { db in
+                let value = try body(db)
+                result = value
+                return changes(value)
+            }
             try wait(for: job)
             guard let result else { throw StoreError(message: "a batched write ended without its answer") }
             return result
-        }
+        } }
     }
 
     /// Runs `body` in the next batch without waiting for it: `then` is
     /// called on the writer's thread once that batch has committed, with
     /// what `body` returned, or with what it threw (its changes rolled back).
     /// `then` must be quick and must not write (it holds up the next batch).
-    func submit<T>(_ body: @escaping (Database) throws -> T, then: @escaping (Result<T, any Error>) -> Void) {
+    /// `changes`: what the result changed, announced once committed, before `then`.
+    func submit<T>(_ body: @escaping (Database) throws -> T, changes: @escaping (T) -> [Change] = { _ in [] },
+                   then: @escaping (Result<T, any Error>) -> Void) {
         let box = ResultBox<T>()
-        let job = Job(waiting: false) { db in box.value = try body(db) }
+        let job = Job(waiting: false) { db in
+            let value = try body(db)
+            box.value = value
+            return changes(value)
+        }
         job.then = { error in
             if let error {
                 then(.failure(error))
@@ -200,13 +219,18 @@ final class GroupWriter: @unchecked Sendable {
         }
     }
 
-    /// Takes up to `maxBatch` waiting jobs, runs them in one transaction and
-    /// tells each how it ended. Called and returns holding `mutex`.
+    /// Takes up to `maxBatch` waiting jobs, runs them in one transaction,
+    /// announces what the committed ones changed (in their order) and tells
+    /// each how it ended. Called and returns holding `mutex`.
     private func runNextBatch() {
         let batch = Array(waiting.prefix(Self.maxBatch))
         waiting.removeFirst(batch.count)
         pthread_mutex_unlock(mutex)
         run(batch)
+        for job in batch {
+            if job.error == nil, !job.changes.isEmpty { announce(job.changes) }
+            job.changes = []
+        }
         pthread_mutex_lock(mutex)
         for job in batch {
             job.run = nil
@@ -241,7 +265,7 @@ final class GroupWriter: @unchecked Sendable {
                             current = job
                             let before = db.totalChangesCount
                             do {
-                                try job.run?(db)
+                                job.changes = try job.run?(db) ?? []
                                 job.error = nil
                             } catch {
                                 job.error = error

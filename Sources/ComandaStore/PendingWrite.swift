@@ -1,3 +1,4 @@
+import ComandaCore
 import GRDB
 
 /// One write of the store, described but not yet run. The caller chooses
@@ -12,15 +13,21 @@ public struct PendingWrite<T>: Sendable {
     private let body: @Sendable (Database) throws -> T
     /// What a failure is told as (the domain's own errors as they are, the rest as `StoreError`).
     private let mapError: @Sendable (any Error) -> any Error
-    /// Told of the committed result before the caller (the live updates, say).
+    /// Told of the committed result before the caller.
     private let committed: (@Sendable (T) -> Void)?
+    /// What the result changed: announced by the writer once committed, in
+    /// commit order, to the store's subscribers (`ChangeSubscriber`).
+    private let changes: @Sendable (T) -> [Change]
 
+    /// A write; `changes` says what its result changed (announced once committed).
     init(_ database: AppDatabase, mapError: @escaping @Sendable (any Error) -> any Error = PendingWrite.storeError,
-         committed: (@Sendable (T) -> Void)? = nil, _ body: @escaping @Sendable (Database) throws -> T) {
+         committed: (@Sendable (T) -> Void)? = nil, changes: @escaping @Sendable (T) -> [Change] = { _ in [] },
+         _ body: @escaping @Sendable (Database) throws -> T) {
         self.database = database
         self.body = body
         self.mapError = mapError
         self.committed = committed
+        self.changes = changes
     }
 
     /// Every failure as a `StoreError` (GRDB's details kept for the log).
@@ -33,14 +40,14 @@ public struct PendingWrite<T>: Sendable {
         return PendingWrite(database, mapError: mapError, committed: { value in
             earlier?(value)
             hook(value)
-        }, body)
+        }, changes: changes, body)
     }
 
     /// The same write with `next` run after it, one request of the same
     /// transaction: both commit, or neither.
     func followed(by next: @escaping @Sendable (T, Database) throws -> Void) -> PendingWrite<T> {
         let body = body
-        return PendingWrite(database, mapError: mapError, committed: committed) { db in
+        return PendingWrite(database, mapError: mapError, committed: committed, changes: changes) { db in
             let value = try body(db)
             try next(value, db)
             return value
@@ -50,7 +57,7 @@ public struct PendingWrite<T>: Sendable {
     /// Runs the write in the writer's next batch; returns once committed.
     public func wait() throws -> T {
         let value: T
-        do { value = try database.batchedWrite(body) } catch { throw mapError(error) }
+        do { value = try database.batchedWrite(body, changes: changes) } catch { throw mapError(error) }
         committed?(value)
         return value
     }
@@ -60,7 +67,7 @@ public struct PendingWrite<T>: Sendable {
     /// and must not write.
     public func then(_ done: @escaping @Sendable (Result<T, any Error>) -> Void) {
         let mapError = mapError, committed = committed
-        database.writeLater(body) { result in
+        database.writeLater(body, changes: changes) { result in
             switch result {
             case .success(let value):
                 committed?(value)

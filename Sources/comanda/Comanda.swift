@@ -184,6 +184,8 @@ struct Serve: ParsableCommand {
             source.setEventHandler {
                 logger.notice("signal \(sig): finishing in-flight requests, then stopping")
                 server.shutdown {
+                    // The background services end before the store closes with the process.
+                    application.stop()
                     logger.notice("stopped")
                     Foundation.exit(0)
                 }
@@ -192,6 +194,8 @@ struct Serve: ParsableCommand {
             SignalSources.keep(source)
         }
         do throws(SocketError) { _ = try server.start(listener: listener) } catch { fail(error.description) }
+        // After the routes, once the server answers: the checkpointer, the sweeps, the helper threads.
+        application.start()
         dispatchMain()
     }
 }

@@ -16,6 +16,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/comanda.sqlite"
         let database = try AppDatabase.open(path: path)
+        // A background service of the application's: started here as the application starts it.
+        for service in database.backgroundServices { service.start() }
+        defer { for service in database.backgroundServices { service.stop() } }
         for i in 0..<40 { _ = try database.addReservation(name: "Mesa \(i)", size: 2, now: 1_000 + Int64(i), quote: WaitlistStoreTests.rule) }
         var copied = 0
         let deadline = Date().addingTimeInterval(5)

@@ -13,17 +13,13 @@ final class BillService: Sendable {
     /// The company (nil until the setting `empresa` has a NIF: payments are refused).
     let empresa: Empresa?
     let serie: String
-    /// Told after a committed payment or void (the check's id): the live updates.
-    private let changed: @Sendable (_ cuentaID: Int64) -> Void
 
-    init(database: AppDatabase, now: @escaping @Sendable () -> Int64, zone: TimeZone, empresa: Empresa?, serie: String,
-         changed: @escaping @Sendable (Int64) -> Void = { _ in }) {
+    init(database: AppDatabase, now: @escaping @Sendable () -> Int64, zone: TimeZone, empresa: Empresa?, serie: String) {
         self.database = database
         self.now = now
         self.zone = zone
         self.empresa = empresa
         self.serie = serie
-        self.changed = changed
     }
 
     private func emisor() throws(CuentaError) -> AppDatabase.Emisor {
@@ -32,14 +28,13 @@ final class BillService: Sendable {
     }
 
     func cobrar(cuentaID: Int64, _ pago: AppDatabase.Cobrar) throws -> PendingWrite<(Pago, Factura, Cuenta)> {
-        database.cobrar(cuentaID: cuentaID, pago, emisor: try emisor(), now: now()).whenCommitted { [changed] _ in changed(cuentaID) }
+        database.cobrar(cuentaID: cuentaID, pago, emisor: try emisor(), now: now())
     }
 
     func anular(facturaID: Int64, motivo: String, gerenteID: Int64) throws -> PendingWrite<Factura> {
         // A void needs no company set now: the record names the invoice's own NIF.
         let emisor = AppDatabase.Emisor(nif: empresa?.nif ?? "", serie: serie, zone: zone)
         return database.anularFactura(id: facturaID, motivo: motivo, gerenteID: gerenteID, emisor: emisor, now: now())
-            .whenCommitted { [changed] factura in changed(factura.cuentaID) }
     }
 
     func factura(id: Int64) throws -> Factura {

@@ -223,10 +223,17 @@ struct Route: Sendable {
 }
 
 /// A room of the application (the menu, orders, the waitlist…): it
-/// registers its routes, each with its access. `ComandaApplication` is the
-/// list of them.
+/// registers its routes, each with its access, streams included, and
+/// subscribes to the committed changes it must hear of (other rooms'
+/// writes as well as its own). `ComandaApplication` is the list of them.
 protocol Feature: Sendable {
     func register(on router: inout Routes)
+    /// Subscribes to the after-commit channel (nothing by default).
+    func subscribe(to changes: inout Changes.Subscriptions)
+}
+
+extension Feature {
+    func subscribe(to changes: inout Changes.Subscriptions) {}
 }
 
 /// The route table: every JSON and feed route with its access.

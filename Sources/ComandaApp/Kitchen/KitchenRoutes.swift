@@ -5,9 +5,28 @@ import Foundation
 /// The kitchen (`/cocina/pedidos…`, for `cocina`).
 struct KitchenRoutes: Feature {
     let kitchen: KitchenService
+    /// The table comandas, sent beside the orders on the kitchen's stream.
+    let checks: ChecksService
     let zone: TimeZone
+    let live: LiveStreams
+
+    func subscribe(to changes: inout Changes.Subscriptions) {
+        let board = kitchen.board
+        changes.on { change in
+            if case .pedido(let pedido) = change { board.changed(pedido) }
+        }
+    }
 
     func register(on router: inout Routes) {
+        let kitchen = kitchen, checks = checks, live = live
+        router.addStream("/cocina/eventos", .staff(.cocina)) { r in
+            live.stream("cocina", r, access: .staff(.cocina)) {
+                ("snapshot", String(decoding: try kitchen.board.list(EstadoPedido.activos).0.joined(), as: UTF8.self))
+            } also: {
+                // The table comandas beside the orders: the body of `GET /cocina/comandas`.
+                [("comandas", String(decoding: try checks.cocina(estados: ChecksService.enTablero).0.joined(), as: UTF8.self))]
+            }
+        }
         router.add(.GET, "/cocina/pedidos", .staff(.cocina)) { r in
             let (body, tag) = try kitchen.board.list(try Self.estados(r.http.queryValue("estado")))
             var response = HTTPResponse.json(pieces: body)

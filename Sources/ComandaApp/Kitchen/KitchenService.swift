@@ -19,14 +19,11 @@ final class KitchenService: Sendable {
     func pedido(id: Int64) throws -> Pedido { try database.pedidoCocina(id: id) }
 
     /// A move of a placed order (the owner's cancel with `usuarioID`), to
-    /// answer after its commit: the committed order is told to the board and
-    /// the streams before anyone hears (its kitchen JSON is the board's).
+    /// answer after its commit: the store announces the committed order
+    /// (`Change.pedido`), and the kitchen's room tells the board and the
+    /// streams before anyone hears.
     func moving(pedidoID: Int64, _ move: MovimientoPedido, minutos: Int? = nil, motivo: String? = nil,
                 usuarioID: Int64? = nil) -> PendingWrite<Pedido> {
         database.moviendo(pedidoID: pedidoID, move, now: now(), minutos: minutos, motivo: motivo, usuarioID: usuarioID)
-            .whenCommitted { [board] pedido in board.changed(pedido) }
     }
-
-    /// An order the kitchen can see was placed (after commit).
-    func changed(_ pedido: Pedido) { board.changed(pedido) }
 }

@@ -9,7 +9,11 @@ import Dispatch
 /// within a sweep (`sweepInterval`; a change made by another process, such
 /// as `comanda create-staff`, is seen once the session cache's 2 s have
 /// passed).
-final class SessionStreams: Sendable {
+///
+/// A background service of the application: its sweep runs while any
+/// stream is open (started by the first), and ends for good with `stop()`.
+final class SessionStreams: BackgroundService {
+    let serviceName = "streams' sweep"
     private struct Entry: Sendable {
         let sink: StreamSink
         let session: [UInt8]
@@ -18,7 +22,9 @@ final class SessionStreams: Sendable {
 
     private let users: UserService
     private let open = Locked<[ObjectIdentifier: Entry]>([:])
-    private let sweeper = Locked<(any DispatchSourceTimer)?>(nil)
+    /// The sweep's timer while it runs; `stopped` once the service is stopped.
+    private let sweeper = Locked<(timer: (any DispatchSourceTimer)?, stopped: Bool)>((nil, false))
+    private let queue = DispatchQueue(label: "comanda.session-streams")
     /// Seconds between sweeps (while any stream is open).
     let sweepInterval: Double
 
@@ -28,8 +34,24 @@ final class SessionStreams: Sendable {
     }
 
     deinit {
-        sweeper.withLock { $0?.cancel() }
+        sweeper.withLock { $0.timer?.cancel() }
     }
+
+    /// The sweep starts with the first stream: nothing to start.
+    func start() {}
+
+    /// Ends the sweep (and waits for one under way); it does not start again.
+    func stop() {
+        let timer = sweeper.withLock { state in
+            defer { state = (nil, true) }
+            return state.timer
+        }
+        timer?.cancel()
+        queue.sync {}
+    }
+
+    /// Whether the sweep runs now (tests).
+    var sweeping: Bool { sweeper.withLock { $0.timer != nil } }
 
     /// Keeps `sink` with its session; what to subscribe to the hub in its place
     /// (a sink that checks `access` before each event and ends the stream
@@ -61,13 +83,13 @@ final class SessionStreams: Sendable {
     }
 
     private func startSweeping() {
-        sweeper.withLock { timer in
-            guard timer == nil else { return }
-            let made = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "comanda.session-streams"))
+        sweeper.withLock { state in
+            guard state.timer == nil, !state.stopped else { return }
+            let made = DispatchSource.makeTimerSource(queue: queue)
             made.schedule(deadline: .now() + sweepInterval, repeating: sweepInterval, leeway: .milliseconds(50))
             made.setEventHandler { [weak self] in self?.sweep() }
             made.resume()
-            timer = made
+            state.timer = made
         }
     }
 }

@@ -5,9 +5,19 @@ import ComandaStore
 /// Every `/pedidos` route: a user sees only their own orders (anyone else's is 404).
 struct OrderRoutes: Feature {
     let orders: OrderService
+    let live: LiveStreams
 
     func register(on router: inout Routes) {
-        let idempotency = orders.idempotency
+        let idempotency = orders.idempotency, orders = orders, live = live
+        router.addStream("/pedidos/:id/eventos", .user) { r in
+            let usuario = try r.usuario
+            guard let id = r.params.id() else { throw OrderError.notFound }
+            // Someone else's order, or none, is 404 before anything is streamed.
+            _ = try orders.pedido(id: id, usuarioID: usuario.id)
+            return live.stream("pedido/\(id)", r, access: .user) {
+                ("pedido", OrderJSON.pedido(try orders.pedido(id: id, usuarioID: usuario.id)))
+            }
+        }
 
         // Answered after the commit, holding no thread; with `Idempotency-Key`
         // the answer is remembered in the same transaction.

@@ -3,7 +3,7 @@ import ComandaStore
 
 /// A customer's orders: the only caller of the customer's side of
 /// `AppDatabase+Orders`. Every change the kitchen can see (a checkout, a
-/// cancel) goes through the kitchen's service, which tells the board.
+/// cancel) is announced by the store and heard by the kitchen's room.
 final class OrderService: Sendable {
     private let database: AppDatabase
     private let kitchen: KitchenService
@@ -46,10 +46,10 @@ final class OrderService: Sendable {
         database.deletingLinea(pedidoID: pedidoID, usuarioID: usuarioID, lineaID: lineaID)
     }
 
-    /// Places the order; the kitchen's board and streams hear of it once committed.
+    /// Places the order; the kitchen's board and streams hear of it once
+    /// committed (the store announces `Change.pedido`).
     func checkingOut(pedidoID: Int64, usuarioID: Int64, direccion: String, telefono: String) -> PendingWrite<Pedido> {
         database.checkingOut(pedidoID: pedidoID, usuarioID: usuarioID, direccion: direccion, telefono: telefono, now: now())
-            .whenCommitted { [kitchen] pedido in kitchen.changed(pedido) }
     }
 
     /// The owner's cancel of a placed order (only from `realizado`).

@@ -12,18 +12,22 @@ final class ChecksLive: Sendable {
     private let hub: EventHub
     private let logger: Logger
     private let queue = DispatchQueue(label: "comanda.checks-events")
-    private struct Weak { weak var checks: ChecksService? }
-    private let checks = Locked(Weak())
+    private let checks: ChecksService
 
-    init(hub: EventHub, logger: Logger) {
+    init(hub: EventHub, logger: Logger, checks: ChecksService) {
         self.hub = hub
         self.logger = logger
+        self.checks = checks
     }
 
-    /// The service whose checks are read for the waiters' events (held weakly: it holds this).
-    func attach(_ service: ChecksService) { checks.withLock { $0.checks = service } }
+    /// A committed change of a check: the kitchen's board and stream hear of
+    /// its comandas, the waiters' stream of the check.
+    func committed(_ change: Change) {
+        guard case .cuenta(let id, let comandas) = change else { return }
+        changed(cuentaID: id, comandas: checks.committed(comandas: comandas))
+    }
 
-    func changed(cuentaID: Int64, comandas: [ChecksService.Told]) {
+    private func changed(cuentaID: Int64, comandas: [ChecksService.Told]) {
         // The kitchen's JSON only when a board listens (the board's own when it holds one; a send's answer is written apart).
         if !comandas.isEmpty, hub.isListened("cocina") {
             for (comanda, json) in comandas {
@@ -33,9 +37,9 @@ final class ChecksLive: Sendable {
         // Called on the writer's thread: nothing is queued while no waiter listens.
         guard hub.isListened("cuentas") else { return }
         queue.async { [self] in
-            guard hub.isListened("cuentas"), let service = checks.withLock({ $0.checks }) else { return }
+            guard hub.isListened("cuentas") else { return }
             do {
-                let body = ChecksJSON.cuenta(try service.cuenta(id: cuentaID))
+                let body = ChecksJSON.cuenta(try checks.cuenta(id: cuentaID))
                 hub.publish("cuentas", event: "cuenta", data: body)
             } catch {
                 logger.error("could not publish check \(cuentaID): \(String(reflecting: error))")

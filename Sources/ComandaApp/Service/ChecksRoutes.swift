@@ -5,12 +5,29 @@ import ComandaHTTP
 /// kitchen's `/cocina/comandas…`.
 struct ChecksRoutes: Feature {
     let checks: ChecksService
+    let live: LiveStreams
+    /// The kitchen's board and stream, and the waiters' stream, told of committed checks.
+    private let checksLive: ChecksLive
+
+    init(checks: ChecksService, live: LiveStreams) {
+        self.checks = checks
+        self.live = live
+        checksLive = ChecksLive(hub: live.hub, logger: live.logger, checks: checks)
+    }
+
+    func subscribe(to changes: inout Changes.Subscriptions) {
+        changes.on(checksLive.committed)
+    }
 
     /// Waiters (and the manager) work the checks.
     static let waiters = Access.staffOf([.camarero])
 
     func register(on router: inout Routes) {
-        let checks = checks
+        let checks = checks, live = live
+        // The waiters': every change of a check (`event: cuenta`); on connect the open checks.
+        router.addStream("/cuentas/eventos", Self.waiters) { r in
+            live.stream("cuentas", r, access: Self.waiters) { ("cuentas", ChecksJSON.cuentas(try checks.abiertas())) }
+        }
         router.add(.GET, "/cuentas", Self.waiters) { r in
             let estado = try r.http.queryValue("estado").map { raw in
                 guard let e = EstadoCuenta(rawValue: raw) else {

@@ -9,29 +9,19 @@ final class ChecksService: Sendable {
     let database: AppDatabase
     let now: @Sendable () -> Int64
     let zone: TimeZone
-    /// Told after every committed change of a check (its id), with the
-    /// comandas the kitchen is to hear of (fired, ready, served, or with a
-    /// line voided): the live updates.
-    private let changed: @Sendable (_ cuentaID: Int64, _ comandas: [Told]) -> Void
     /// A comanda told to the live updates, with its JSON if the kitchen's board already wrote it.
     typealias Told = (comanda: Comanda, json: [UInt8]?)
-    /// Told after a change of the floor's tables (moving a check).
-    private let floorChanged: @Sendable () -> Void
     /// The kitchen's board of comandas (fired and ready), kept in memory and
-    /// told of every comanda that a write of this service changed (comandas
-    /// are written only here, and every write is answered through the
-    /// writer's continuation: the board hears them in commit order).
+    /// told of every committed comanda (`committed(comandas:)`, from the
+    /// store's `Change.cuenta`, in commit order).
     private let board: LiveList<Comanda>
     /// The board's own states.
     static let enTablero: [EstadoComanda] = [.marchada, .preparada]
 
-    init(database: AppDatabase, now: @escaping @Sendable () -> Int64, zone: TimeZone,
-         changed: @escaping @Sendable (Int64, [Told]) -> Void = { _, _ in }, floorChanged: @escaping @Sendable () -> Void = {}) {
+    init(database: AppDatabase, now: @escaping @Sendable () -> Int64, zone: TimeZone) {
         self.database = database
         self.now = now
         self.zone = zone
-        self.changed = changed
-        self.floorChanged = floorChanged
         board = LiveList(.init(
             id: \.id, progress: \.progreso, listed: { Self.enTablero.contains($0.estado) },
             // As `comandasCocina` orders them: by when they were fired, then by id.
@@ -41,7 +31,7 @@ final class ChecksService: Sendable {
     }
 
     func mover(cuentaID: Int64, mesaID: Int64) -> PendingWrite<Cuenta> {
-        notifying(database.moverCuenta(cuentaID: cuentaID, mesaID: mesaID, now: now()), cuentaID).whenCommitted { [floorChanged] _ in floorChanged() }
+        database.moverCuenta(cuentaID: cuentaID, mesaID: mesaID, now: now())
     }
 
     func cuenta(id: Int64) throws -> Cuenta {
@@ -59,40 +49,37 @@ final class ChecksService: Sendable {
     }
 
     func addLinea(cuentaID: Int64, platoID: Int64, cantidad: Int, curso: Int, notas: String, opciones: [Int64]) -> PendingWrite<LineaCuenta> {
-        notifying(database.addLineaCuenta(cuentaID: cuentaID, platoID: platoID, cantidad: cantidad, curso: curso, notas: notas,
-                                          opciones: opciones, origen: .camarero), cuentaID)
+        database.addLineaCuenta(cuentaID: cuentaID, platoID: platoID, cantidad: cantidad, curso: curso, notas: notas,
+                                opciones: opciones, origen: .camarero)
     }
 
     func updateLinea(cuentaID: Int64, lineaID: Int64, cantidad: Int?, curso: Int?, notas: String?) -> PendingWrite<LineaCuenta> {
-        notifying(database.updateLineaCuenta(cuentaID: cuentaID, lineaID: lineaID, cantidad: cantidad, curso: curso, notas: notas), cuentaID)
+        database.updateLineaCuenta(cuentaID: cuentaID, lineaID: lineaID, cantidad: cantidad, curso: curso, notas: notas)
     }
 
     func deleteLinea(cuentaID: Int64, lineaID: Int64) -> PendingWrite<Void> {
-        notifying(database.deleteLineaCuenta(cuentaID: cuentaID, lineaID: lineaID), cuentaID)
+        database.deleteLineaCuenta(cuentaID: cuentaID, lineaID: lineaID)
     }
 
     func anular(cuentaID: Int64, lineaID: Int64, motivo: String, gerenteID: Int64) -> PendingWrite<(LineaCuenta, Comanda?)> {
-        notifying(database.anularLineaCuenta(cuentaID: cuentaID, lineaID: lineaID, motivo: motivo, gerenteID: gerenteID, now: now()), cuentaID) {
-            $0.1.map { [$0] } ?? []
-        }
+        database.anularLineaCuenta(cuentaID: cuentaID, lineaID: lineaID, motivo: motivo, gerenteID: gerenteID, now: now())
     }
 
     /// Sends every pending line; `camarero`: who sends (named on the kitchen's comandas).
     func enviar(cuentaID: Int64, camarero: Persona) -> PendingWrite<[Comanda]> {
-        notifying(database.enviarCuenta(cuentaID: cuentaID, camarero: camarero, now: now()), cuentaID, comandas: { $0 },
-                  live: { $0.estado == .marchada })
+        database.enviarCuenta(cuentaID: cuentaID, camarero: camarero, now: now())
     }
 
     func marchar(cuentaID: Int64, curso: Int) -> PendingWrite<[Comanda]> {
-        notifying(database.marcharCuenta(cuentaID: cuentaID, curso: curso, now: now()), cuentaID) { $0 }
+        database.marcharCuenta(cuentaID: cuentaID, curso: curso, now: now())
     }
 
     func servida(cuentaID: Int64, comandaID: Int64) -> PendingWrite<Comanda> {
-        notifying(database.comandaServida(cuentaID: cuentaID, id: comandaID, now: now()), cuentaID) { [$0] }
+        database.comandaServida(cuentaID: cuentaID, id: comandaID, now: now())
     }
 
     func preparada(comandaID: Int64) -> PendingWrite<Comanda> {
-        notifying(database.comandaPreparada(id: comandaID, now: now()), cuenta: \.cuentaID) { [$0] }
+        database.comandaPreparada(id: comandaID, now: now())
     }
 
     func comanda(id: Int64) throws -> Comanda {
@@ -112,23 +99,11 @@ final class ChecksService: Sendable {
         return try board.list(key) { estados.contains($0.estado) }
     }
 
-    /// `write`, and once committed: the kitchen's board told of the
-    /// comandas `comandas` picks from the result, and the live updates of
-    /// the check and of those of them that `live` keeps.
-    private func notifying<T>(_ write: PendingWrite<T>, _ cuentaID: Int64,
-                              comandas: @escaping @Sendable (T) -> [Comanda] = { _ in [] },
-                              live: @escaping @Sendable (Comanda) -> Bool = { _ in true }) -> PendingWrite<T> {
-        notifying(write, cuenta: { _ in cuentaID }, comandas: comandas, live: live)
-    }
-
-    /// The same, the check named by the result. Each comanda's JSON is
-    /// written once, by the board, for the stream too.
-    private func notifying<T>(_ write: PendingWrite<T>, cuenta: @escaping @Sendable (T) -> Int64,
-                              comandas: @escaping @Sendable (T) -> [Comanda],
-                              live: @escaping @Sendable (Comanda) -> Bool = { _ in true }) -> PendingWrite<T> {
-        write.whenCommitted { [board, changed] result in
-            let told = comandas(result).map { (comanda: $0, json: board.changed($0)) }
-            changed(cuenta(result), told.filter { live($0.comanda) })
-        }
+    /// Comandas committed (`Change.cuenta`): the board told of each, and
+    /// what the kitchen's stream is to hear of, each with its JSON if the
+    /// board wrote it (once, for both). A held course (`en_espera`) is not
+    /// the kitchen's to see.
+    func committed(comandas: [Comanda]) -> [Told] {
+        comandas.map { (comanda: $0, json: board.changed($0)) }.filter { $0.comanda.estado != .en_espera }
     }
 }

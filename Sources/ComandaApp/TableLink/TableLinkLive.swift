@@ -1,3 +1,4 @@
+import ComandaCore
 import ComandaRuntime
 import Dispatch
 import Logging
@@ -10,32 +11,36 @@ import Logging
 final class TableLinkLive: Sendable {
     private let hub: EventHub
     private let logger: Logger
+    private let links: TableLinkService
     private let queue = DispatchQueue(label: "comanda.table-link-events")
-    private struct State {
-        weak var links: TableLinkService?
-        /// The body last sent per topic (touched on `queue` only).
-        var sent: [String: String] = [:]
-    }
-    private let state = Locked(State())
+    /// The body last sent per topic (touched on `queue` only).
+    private let sent = Locked<[String: String]>([:])
 
-    init(hub: EventHub, logger: Logger) {
+    init(hub: EventHub, logger: Logger, links: TableLinkService) {
         self.hub = hub
         self.logger = logger
+        self.links = links
     }
 
-    /// The service whose views are sent (held weakly).
-    func attach(_ links: TableLinkService) { state.withLock { $0.links = links } }
+    /// What a committed change means to the tables' pages.
+    func committed(_ change: Change) {
+        switch change {
+        case .cuenta(let id, _): checkChanged(id)
+        case .mesas: floorChanged()
+        case .enlace(let mesaID): relinked(mesaID)
+        case .espera, .pedido, .factura: break
+        }
+    }
 
     static func topic(_ mesaID: Int64) -> String { "mesa/\(mesaID)" }
 
     /// The check `cuentaID` changed: the tables showing it are told.
-    func checkChanged(_ cuentaID: Int64) {
+    private func checkChanged(_ cuentaID: Int64) {
         // Called on the writer's thread after each write: nothing is queued while no table listens.
         guard hub.hasTopic(prefix: "mesa/") else { return }
         queue.async { [self] in
-            guard let links = state.withLock({ $0.links }) else { return }
             do {
-                for mesaID in try links.mesasDeCuenta(cuentaID) { publish(mesaID, links, force: false) }
+                for mesaID in try links.mesasDeCuenta(cuentaID) { publish(mesaID, force: false) }
             } catch {
                 logger.error("could not find the tables of check \(cuentaID): \(String(reflecting: error))")
             }
@@ -43,35 +48,31 @@ final class TableLinkLive: Sendable {
     }
 
     /// The floor changed: every listening table is told (if its view changed).
-    func floorChanged() {
+    private func floorChanged() {
         let topics = hub.topicNames(prefix: "mesa/")
         guard !topics.isEmpty else { return }
         queue.async { [self] in
-            guard let links = state.withLock({ $0.links }) else { return }
             for topic in topics {
-                if let id = Int64(topic.dropFirst("mesa/".count)) { publish(id, links, force: false) }
+                if let id = Int64(topic.dropFirst("mesa/".count)) { publish(id, force: false) }
             }
         }
     }
 
     /// The table has a new link: an event is sent anyway, which ends the old link's streams.
-    func relinked(_ mesaID: Int64) {
-        queue.async { [self] in
-            guard let links = state.withLock({ $0.links }) else { return }
-            publish(mesaID, links, force: true)
-        }
+    private func relinked(_ mesaID: Int64) {
+        queue.async { [self] in publish(mesaID, force: true) }
     }
 
-    private func publish(_ mesaID: Int64, _ links: TableLinkService, force: Bool) {
+    private func publish(_ mesaID: Int64, force: Bool) {
         let topic = Self.topic(mesaID)
         guard hub.isListened(topic) else {
-            state.withLock { $0.sent[topic] = nil }
+            sent.withLock { $0[topic] = nil }
             return
         }
         do {
             guard let body = try links.vista(mesaID: mesaID)?.body else { return }
-            if !force, state.withLock({ $0.sent[topic] }) == body { return }
-            state.withLock { $0.sent[topic] = body }
+            if !force, sent.withLock({ $0[topic] }) == body { return }
+            sent.withLock { $0[topic] = body }
             hub.publishState(topic, event: "cuenta") { body }
         } catch {
             logger.error("could not publish table \(mesaID)'s view: \(String(reflecting: error))")

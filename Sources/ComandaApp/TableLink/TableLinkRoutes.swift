@@ -10,9 +10,33 @@ struct TableLinkRoutes: Feature {
     let pages: StaticFiles?
     /// The setting `urlPublica` (no trailing slash), else nil: `http://` and the request's `Host`.
     let urlPublica: String?
+    let live: LiveStreams
+    /// The tables' own streams, told of their checks, the floor and new links.
+    private let linkLive: TableLinkLive
+
+    init(links: TableLinkService, pages: StaticFiles?, urlPublica: String?, live: LiveStreams) {
+        self.links = links
+        self.pages = pages
+        self.urlPublica = urlPublica
+        self.live = live
+        linkLive = TableLinkLive(hub: live.hub, logger: live.logger, links: links)
+    }
+
+    func subscribe(to changes: inout Changes.Subscriptions) {
+        changes.on(linkLive.committed)
+    }
 
     func register(on router: inout Routes) {
-        let links = links, pages = pages, urlPublica = urlPublica
+        let links = links, pages = pages, urlPublica = urlPublica, live = live
+        // A table's own: the link is the key (unknown: 404 before any stream);
+        // the stream ends when the manager makes the table a new link.
+        router.addStream("/m/:token/eventos", .anyone) { r in
+            let token = Self.token(r.params)
+            let mesa = try links.mesa(token: token)
+            return live.stream(TableLinkLive.topic(mesa.id), r, access: .anyone, alive: { links.isLink(token) }) {
+                ("cuenta", try links.vista(links.mesa(token: token)).body)
+            }
+        }
         router.add(.GET, "/m/:token", .anyone) { r in
             LinkPage.response(found: try links.find(token: Self.token(r.params)) != nil, page: "/mesa.html", gone: LinkPage.mesaGone, pages: pages)
         }

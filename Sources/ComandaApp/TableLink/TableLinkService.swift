@@ -9,16 +9,9 @@ import ComandaStore
 /// one, the QR code to print). The only caller of `AppDatabase+TableLinks`.
 final class TableLinkService: Sendable {
     private let database: AppDatabase
-    /// Told after a guest's committed change of a check (its id): the waiters' and the table's live updates.
-    private let changed: @Sendable (Int64) -> Void
-    /// Told after a new link is made (the table's id): the old link's streams end.
-    private let relinked: @Sendable (Int64) -> Void
 
-    init(database: AppDatabase, changed: @escaping @Sendable (Int64) -> Void = { _ in },
-         relinked: @escaping @Sendable (Int64) -> Void = { _ in }) {
+    init(database: AppDatabase) {
         self.database = database
-        self.changed = changed
-        self.relinked = relinked
     }
 
     // MARK: - The guests'
@@ -50,12 +43,11 @@ final class TableLinkService: Sendable {
 
     func addLinea(token: String, platoID: Int64, cantidad: Int, notas: String, opciones: [Int64]) -> PendingWrite<LineaCuenta> {
         database.addLineaCliente(enlace: token, platoID: platoID, cantidad: cantidad, notas: notas, opciones: opciones)
-            .whenCommitted { [changed] linea in changed(linea.cuentaID) }
     }
 
-    /// The bill asked for: the table's view once committed.
+    /// The bill asked for (the check's id).
     func pideCuenta(token: String) -> PendingWrite<Int64> {
-        database.pideCuenta(enlace: token).whenCommitted { [changed] cuentaID in changed(cuentaID) }
+        database.pideCuenta(enlace: token)
     }
 
     // MARK: - The manager's
@@ -68,7 +60,7 @@ final class TableLinkService: Sendable {
     }
 
     func regenerate(mesaID: Int64) -> PendingWrite<(Mesa, String)> {
-        database.regenerateEnlace(mesaID: mesaID).whenCommitted { [relinked] _ in relinked(mesaID) }
+        database.regenerateEnlace(mesaID: mesaID)
     }
 
     /// The QR code (PNG) of the table's absolute link under `base` (`https://casa-pepe.es`), and that link.

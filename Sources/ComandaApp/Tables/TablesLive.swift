@@ -3,9 +3,10 @@ import Logging
 /// The floor's live updates: `/mesas/eventos` carries the whole floor,
 /// published after changes and coalesced, on a queue of its own.
 enum TablesLive {
-    static func publisher(hub: EventHub, logger: Logger) -> @Sendable (TablesService) -> Void {
+    /// What the floor's room calls after each committed change of the floor.
+    static func publisher(hub: EventHub, logger: Logger, tables: TablesService) -> @Sendable () -> Void {
         let publisher = Coalescer(label: "comanda.floor-events")
-        return { tables in
+        return {
             publisher.changed {
                 do {
                     try hub.publishState("mesas", event: "mesas") { try tables.floorBody().body }

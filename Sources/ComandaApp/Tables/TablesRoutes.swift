@@ -5,12 +5,33 @@ import ComandaHTTP
 /// the tables' turn times (`/informes/mesas`, manager).
 struct TablesRoutes: Feature {
     let tables: TablesService
+    let live: LiveStreams
+    /// Publishes the whole floor to `/mesas/eventos` after a change, coalesced.
+    private let publish: @Sendable () -> Void
+
+    init(tables: TablesService, live: LiveStreams) {
+        self.tables = tables
+        self.live = live
+        publish = TablesLive.publisher(hub: live.hub, logger: live.logger, tables: tables)
+    }
+
+    func subscribe(to changes: inout Changes.Subscriptions) {
+        let tables = tables, publish = publish
+        changes.on { change in
+            guard case .mesas = change else { return }
+            tables.floorChanged()
+            publish()
+        }
+    }
 
     /// Hosts and waiters (and the manager) work the floor.
     static let floor = Access.staffOf([.anfitrion, .camarero])
 
     func register(on router: inout Routes) {
-        let tables = tables
+        let tables = tables, live = live
+        router.addStream("/mesas/eventos", Self.floor) { r in
+            live.stream("mesas", r, access: Self.floor) { ("mesas", try tables.floorBody().body) }
+        }
         // The manager's answers carry each table's link; nobody else's ever do.
         router.add(.GET, "/mesas", Self.floor) { r in
             let (body, tag) = try r.usuario.rol == .gerente ? tables.managerFloorBody() : tables.floorBody()

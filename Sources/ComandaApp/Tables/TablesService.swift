@@ -3,28 +3,22 @@ import ComandaRuntime
 import ComandaStore
 import Foundation
 
-/// The dining room's floor: the only caller of `AppDatabase+Tables`. Every
-/// committed change is published to `/mesas/eventos` (the floor's whole
-/// state, coalesced like the waitlist's), and a seated party to the waitlist.
+/// The dining room's floor: the only caller of `AppDatabase+Tables`. Its
+/// writes announce `Change.mesas` (and a party seated from the waitlist
+/// `Change.espera`); its room drops the floor's cache and publishes it.
 final class TablesService: Sendable {
     private let database: AppDatabase
-    private let waitlist: WaitlistService
     private let now: @Sendable () -> Int64
     let zone: TimeZone
-    /// Called after each committed change (the floor's live updates).
-    private let changed: @Sendable (TablesService) -> Void
     /// The floor's tables as JSON and their tag, kept until the next change
-    /// of this process (every table write goes through it): a poll or an
+    /// of the floor (`floorChanged()`, on every `Change.mesas`): a poll or an
     /// event costs a string, not a read, a sort and an encoding.
     private let cache = Locked<(revision: UInt64, floor: (items: String, tag: String)?)>((0, nil))
 
-    init(database: AppDatabase, waitlist: WaitlistService, zone: TimeZone, now: @escaping @Sendable () -> Int64,
-         changed: @escaping @Sendable (TablesService) -> Void = { _ in }) {
+    init(database: AppDatabase, zone: TimeZone, now: @escaping @Sendable () -> Int64) {
         self.database = database
-        self.waitlist = waitlist
         self.zone = zone
         self.now = now
-        self.changed = changed
     }
 
     /// The floor, in its order (zone, then name with numbers as numbers).
@@ -62,30 +56,27 @@ final class TablesService: Sendable {
     }
 
     // The writes: each a `PendingWrite` that the route answers after its
-    // commit (no thread held), and that tells the floor's screens once committed.
+    // commit (no thread held); the store announces what each changed.
 
     func create(nombre: String, zona: String, plazas: Int) -> PendingWrite<Mesa> {
-        notifying(database.createMesa(nombre: nombre, zona: zona, plazas: plazas, now: now()))
+        database.createMesa(nombre: nombre, zona: zona, plazas: plazas, now: now())
     }
 
     func update(id: Int64, nombre: String?, zona: String?, plazas: Int?) -> PendingWrite<Mesa> {
-        notifying(database.updateMesa(id: id, nombre: nombre, zona: zona, plazas: plazas))
+        database.updateMesa(id: id, nombre: nombre, zona: zona, plazas: plazas)
     }
 
     func retire(id: Int64) -> PendingWrite<Void> {
-        notifying(database.retireMesa(id: id, now: now()))
+        database.retireMesa(id: id, now: now())
     }
 
     func sentar(mesaID: Int64, comensales: Int, reservationID: Int64?, unir: [Int64], camareroID: Int64) -> PendingWrite<Cuenta> {
-        let write = notifying(database.sentar(mesaID: mesaID, comensales: comensales, reservationID: reservationID,
-                                              unir: unir, camareroID: camareroID, now: now()))
-        guard reservationID != nil else { return write }
-        return write.whenCommitted { [waitlist] _ in waitlist.movedElsewhere() }
+        database.sentar(mesaID: mesaID, comensales: comensales, reservationID: reservationID, unir: unir, camareroID: camareroID, now: now())
     }
 
-    func liberar(mesaID: Int64) -> PendingWrite<Mesa> { notifying(database.liberar(mesaID: mesaID, now: now())) }
+    func liberar(mesaID: Int64) -> PendingWrite<Mesa> { database.liberar(mesaID: mesaID, now: now()) }
 
-    func limpia(mesaID: Int64) -> PendingWrite<Mesa> { notifying(database.limpia(mesaID: mesaID, now: now())) }
+    func limpia(mesaID: Int64) -> PendingWrite<Mesa> { database.limpia(mesaID: mesaID, now: now()) }
 
     /// The occupations that ended on the days `desde` through `hasta` (the restaurant's zone).
     func informe(_ range: DayRange) throws -> InformeMesas {
@@ -97,18 +88,8 @@ final class TablesService: Sendable {
     /// Today in the restaurant's zone.
     var today: String { LocalTime.day(now(), zone: zone) }
 
-    /// The floor changed through another room (a check moved): its cache
-    /// dropped, its screens told.
+    /// The floor changed (`Change.mesas`, committed): its cache dropped.
     func floorChanged() {
         cache.withLock { $0 = ($0.revision &+ 1, nil) }
-        changed(self)
-    }
-
-    /// `write`, and once committed: the floor's cache dropped, its screens told.
-    private func notifying<T>(_ write: PendingWrite<T>) -> PendingWrite<T> {
-        write.whenCommitted { [self] _ in
-            cache.withLock { $0 = ($0.revision &+ 1, nil) }
-            changed(self)
-        }
     }
 }

@@ -4,10 +4,10 @@ import Logging
 /// after changes and coalesced (a burst sends the state after the last of
 /// them), on a queue of their own, never on the write path.
 enum WaitlistLive {
-    /// What the waitlist calls after each committed change.
-    static func publisher(hub: EventHub, logger: Logger) -> @Sendable (WaitlistService) -> Void {
+    /// What the waitlist's room calls after each committed change of the list.
+    static func publisher(hub: EventHub, logger: Logger, waitlist: WaitlistService) -> @Sendable () -> Void {
         let publisher = Coalescer(label: "comanda.waitlist-events")
-        return { waitlist in
+        return {
             publisher.changed {
                 do {
                     try hub.publishState("reservations", event: "reservations") { try WaitlistJSON.list(waitlist).body }

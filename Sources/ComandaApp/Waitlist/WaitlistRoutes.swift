@@ -8,9 +8,38 @@ struct WaitlistRoutes: Feature {
     let waitlist: WaitlistService
     /// The pages (the guest's page is `espera.html`).
     let pages: StaticFiles?
+    let live: LiveStreams
+    /// Publishes the list (and each listening guest's place) after a change, coalesced.
+    private let publish: @Sendable () -> Void
+
+    init(waitlist: WaitlistService, pages: StaticFiles?, live: LiveStreams) {
+        self.waitlist = waitlist
+        self.pages = pages
+        self.live = live
+        publish = WaitlistLive.publisher(hub: live.hub, logger: live.logger, waitlist: waitlist)
+    }
+
+    func subscribe(to changes: inout Changes.Subscriptions) {
+        let publish = publish
+        changes.on { change in
+            if case .espera = change { publish() }
+        }
+    }
 
     func register(on router: inout Routes) {
-        let waitlist = waitlist, pages = pages
+        let waitlist = waitlist, pages = pages, live = live
+        router.addStream("/reservations/eventos", .anyone) { r in
+            live.stream("reservations", r, access: .anyone) { ("reservations", try WaitlistJSON.list(waitlist).body) }
+        }
+        // The guest's own: the link is the key (unknown: 404 before any stream).
+        // The stream stays open when the party leaves the list, its final
+        // `estado` sent.
+        router.addStream("/espera/:token/eventos", .anyone) { r in
+            let party = try Self.guest(r.params, waitlist)
+            return live.stream("espera/\(party.id)", r, access: .anyone) {
+                ("estado", try WaitlistJSON.estado(id: party.id, waitlist))
+            }
+        }
         // The page's own name without a token is no page: the same "not valid" page, not the guest page with nobody in it.
         router.add(.GET, "/espera", .anyone) { _ in LinkPage.esperaNotFound }
         router.add(.GET, "/espera/:token", .anyone) { r in

@@ -12,21 +12,17 @@ final class WaitlistService: Sendable {
     let now: @Sendable () -> Int64
     let minutesPerParty: Int
     let zone: TimeZone
-    /// Told after every committed change of the list (the live updates).
-    private let changed: @Sendable (WaitlistService) -> Void
     /// The models behind the quotes, learnt at the start of the hour they
     /// serve: the waits', and the tables' (nil while no table has turned in
     /// 28 days: then the floor is not even read).
     private let model = Locked<(hour: Int64, models: QuoteModels)?>(nil)
 
     init(database: AppDatabase, now: @escaping @Sendable () -> Int64, minutesPerParty: Int = 10,
-         zone: TimeZone = TimeZone(secondsFromGMT: 0) ?? .current,
-         changed: @escaping @Sendable (WaitlistService) -> Void = { _ in }) {
+         zone: TimeZone = TimeZone(secondsFromGMT: 0) ?? .current) {
         self.database = database
         self.now = now
         self.minutesPerParty = minutesPerParty
         self.zone = zone
-        self.changed = changed
     }
 
     /// The listed parties in display order, their average wait, and the time it was computed.
@@ -40,7 +36,7 @@ final class WaitlistService: Sendable {
     func add(name: String, size: Int) throws -> HostParty { try adding(name: name, size: size).wait() }
 
     /// `add` as a write to wait for or to hand on: a bad name or size is
-    /// thrown at once; the live updates hear once the party is committed.
+    /// thrown at once (the store announces `Change.espera` once committed).
     func adding(name rawName: String, size rawSize: Int) throws -> PendingWrite<HostParty> {
         let name = try Waitlist.name(rawName)
         let size = try Waitlist.size(rawSize)
@@ -48,7 +44,7 @@ final class WaitlistService: Sendable {
         let models = try quoteModels(at: time)
         return database.addingReservation(name: name, size: size, now: time, floor: models.tables != nil) { ahead, floor in
             models.quote(size: size, ahead: ahead, at: time, floor: floor)
-        }.whenCommitted { [self] _ in changed(self) }
+        }
     }
 
     /// The models for quotes at `time`: learnt once an hour (from the
@@ -75,19 +71,15 @@ final class WaitlistService: Sendable {
     func seat(id: Int64) throws { _ = try seating(id: id).wait() }
     func seating(id: Int64) -> PendingWrite<Reservation> { moving(id: id, .seat) }
 
-    /// A party was moved by another room's write (seated at a table): the
-    /// waitlist's screens hear of it like any change.
-    func movedElsewhere() { changed(self) }
-
     /// The guest holding `token` leaves the list (the link is read first; unknown: 404 at once).
     func leaving(token: String) throws -> PendingWrite<Reservation> {
         guard let party = try guest(token: token) else { throw WaitlistError.notFound }
         return moving(id: party.id, .leave)
     }
 
-    /// A party's move; the live updates hear once it is committed.
+    /// A party's move (the store announces `Change.espera` once committed).
     private func moving(id: Int64, _ move: PartyMove) -> PendingWrite<Reservation> {
-        database.moving(id: id, move, now: now()).whenCommitted { [self] _ in changed(self) }
+        database.moving(id: id, move, now: now())
     }
 
     /// A party as the host sees it, on the list or not.
