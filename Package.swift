@@ -62,6 +62,8 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's own API, for the hottest statements (FastStatement).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                // SHA-256 in the frozen migrations that made links (v9, v21).
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // Public/, Config/ and docs/openapi.json built into the binary (symlinks

@@ -1,0 +1,79 @@
+import ComandaCore
+@testable import ComandaStore
+import ComandaTestSupport
+import Foundation
+import GRDB
+import Testing
+
+/// Today's tables in one file: `schema.sql` beside this test is what the
+/// migrations make, statement by statement, and a reader sees the store's
+/// present there without replaying its past. A new migration changes it;
+/// `COMANDA_WRITE_SCHEMA=1 swift test --filter SchemaTests` writes it anew
+/// (then read the difference before committing it).
+@Suite struct SchemaTests {
+    static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("schema.sql").path
+
+    /// Every table, index and trigger's SQL as SQLite keeps it, by kind and name.
+    static func schema(_ database: AppDatabase) throws -> String {
+        try database.writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY type, name")
+                .map { ($0["sql"] as String) + ";\n" }.joined(separator: "\n")
+        }
+    }
+
+    @Test func theMigrationsMakeTheSchemaInSchemaSQL() throws {
+        let made = try Self.schema(AppDatabase.inMemory())
+        if ProcessInfo.processInfo.environment["COMANDA_WRITE_SCHEMA"] == "1" {
+            try made.write(toFile: Self.golden, atomically: true, encoding: .utf8)
+        }
+        let kept = try String(contentsOfFile: Self.golden, encoding: .utf8)
+        #expect(made == kept, "the schema differs from schema.sql: a new migration? write it anew with COMANDA_WRITE_SCHEMA=1")
+    }
+
+    /// The migrations' names are unique and run in the order listed.
+    @Test func theMigrationsRunInTheirListedOrder() throws {
+        let names = Migrations.all.map(\.name)
+        #expect(Set(names).count == names.count)
+        #expect(names.first == "v1-menu")
+        let queue = try DatabaseQueue()
+        try AppDatabase.migrator.migrate(queue)
+        #expect(try queue.read { try AppDatabase.migrator.appliedIdentifiers($0) } == Set(names))
+        #expect(try queue.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid") } == names)
+    }
+
+    /// v9's and v21's frozen copies make the links today's application
+    /// finds: a party waiting and a table from before them get working links.
+    @Test func theFrozenLinksOfV9AndV21AreLinksTheApplicationFinds() throws {
+        let folder = try makeTemporaryFolder("comanda-frozen")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/old.sqlite"
+        let old = try DatabaseQueue(path: path)
+        try AppDatabase.migrator.migrate(old, upTo: "v8-menu-detail")
+        try old.write { try $0.execute(sql: "INSERT INTO reservation (name, size, arrival_time) VALUES ('Eva', 2, 1)") }
+        try AppDatabase.migrator.migrate(old, upTo: "v20-void-by")
+        try old.write { try $0.execute(sql: "INSERT INTO mesa (nombre, nombre_clave, zona, plazas, estado, desde) VALUES ('T1', 't1', '', 4, 'libre', 1)") }
+        try old.close()
+        let database = try AppDatabase.open(path: path)
+        let (partyToken, tableToken) = try database.writer.read { db in
+            (try String.fetchOne(db, sql: "SELECT guest_token FROM reservation") ?? "", try String.fetchOne(db, sql: "SELECT enlace FROM mesa") ?? "")
+        }
+        #expect(GuestToken.form(partyToken) == .unkeyed)
+        #expect(try database.reservation(guestToken: partyToken)?.name == "Eva")
+        #expect(tableToken.hasPrefix("1-"))
+        #expect(try database.mesa(enlace: tableToken)?.nombre == "T1")
+    }
+
+    /// v8's frozen folding: the names it keyed are found by today's search.
+    @Test func theFrozenSearchKeyOfV8FoldsAsTheMenuDoes() throws {
+        let queue = try DatabaseQueue()
+        try AppDatabase.migrator.migrate(queue, upTo: "v7-kitchen")
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO categoria (tipo, orden) VALUES ('Entrantes', 1)")
+            try db.execute(sql: "INSERT INTO plato (nombre, descripcion, precio_centimos, tipo) VALUES ('Jamón IBÉRICO', '', 100, 'Entrantes')")
+        }
+        try AppDatabase.migrator.migrate(queue, upTo: "v8-menu-detail")
+        let key = try queue.read { try String.fetchOne($0, sql: "SELECT nombre_clave FROM plato") }
+        #expect(key == MenuText.searchKey("Jamón IBÉRICO"))
+        #expect(key == "jamon iberico")
+    }
+}
