@@ -57,66 +57,19 @@ extension AppDatabase {
                 throw CuentaError.notFound
             }
             var cuenta = try Self.cuenta(db, id: cuentaID)
-            switch cuenta.estado {
-            case .cobrada: throw CuentaError.nadaQueCobrar
-            case .anulada: throw CuentaError.cerrada
-            case .abierta: break
-            }
             let lineas = try Row.fetchAll(db.cachedStatement(sql: Self.lineasDeCuenta), arguments: [cuentaID]).map(Self.lineaCuenta)
-            guard !lineas.contains(where: { $0.estado == .pendiente }) else { throw CuentaError.lineasSinEnviar }
-            let total = lineas.reduce(0) { $0 + $1.subtotalCentimos }
-            let pendiente = total - cuenta.cobradoCentimos
-            guard pendiente > 0 else { throw CuentaError.nadaQueCobrar }
-            let porTipo = Cobro.pendientePorTipo(lineas: lineas, facturado: cuenta.cobradoCentimos == 0 ? [] : try Self.desglosesEmitidos(db, cuentaID: cuentaID))
-
-            var importe: Int
-            var parts: [Int: Int]
-            var pagadas: [LineaCuenta] = []
-            switch pago.importe {
-            case .todo:
-                importe = pendiente
-                parts = Cobro.partes(importe: importe, porTipo: porTipo)
-            case .importe(let amount):
-                guard amount >= 1, amount <= pendiente else {
-                    throw CuentaError.invalid(field: "importe", problem: "must be from 0.01 to what is owed (\(Verifactu.importe(pendiente)))")
-                }
-                importe = amount
-                parts = Cobro.partes(importe: importe, porTipo: porTipo)
-            case .partes(let n):
-                importe = Cobro.parte(pendiente: pendiente, partes: n)
-                parts = Cobro.partes(importe: importe, porTipo: porTipo)
-            case .lineas(let ids):
-                guard !ids.isEmpty, Set(ids).count == ids.count else {
-                    throw CuentaError.invalid(field: "lineas", problem: "must name each line once")
-                }
-                let yaPagadas = Set(try Int64.fetchAll(db.cachedStatement(sql: """
+            let facturado = cuenta.cobradoCentimos == 0 ? [] : try Self.desglosesEmitidos(db, cuentaID: cuentaID)
+            var yaPagadas: Set<Int64> = []
+            if case .lineas = pago.importe {
+                yaPagadas = Set(try Int64.fetchAll(db.cachedStatement(sql: """
                     SELECT fl.linea_id FROM factura_linea fl JOIN factura f ON f.id = fl.factura_id
                     WHERE f.cuenta_id = ? AND f.estado = 'emitida'
                     """), arguments: [cuentaID]))
-                for id in ids {
-                    guard let linea = lineas.first(where: { $0.id == id }), linea.estado != .anulada, linea.estado != .pendiente,
-                          !yaPagadas.contains(id) else {
-                        throw CuentaError.invalid(field: "lineas", problem: "line \(id) is not a sent line of this check that is still to pay")
-                    }
-                    pagadas.append(linea)
-                }
-                var byRate: [Int: Int] = [:]
-                for l in pagadas { byRate[l.iva, default: 0] += l.subtotalCentimos }
-                guard byRate.allSatisfy({ $0.value <= porTipo[$0.key, default: 0] }) else {
-                    throw CuentaError.invalid(field: "lineas", problem: "those lines' money has already been paid")
-                }
-                importe = byRate.values.reduce(0, +)
-                guard importe >= 1 else { throw CuentaError.invalid(field: "lineas", problem: "those lines come to nothing") }
-                parts = Cobro.partes(importe: importe, porTipo: byRate)
             }
-            var cambio: Int?
-            if let entregado = pago.entregadoCentimos {
-                guard entregado >= importe + pago.propinaCentimos else {
-                    throw CuentaError.invalid(field: "entregado", problem: "must be at least the amount and the tip (\(Verifactu.importe(importe + pago.propinaCentimos)))")
-                }
-                cambio = entregado - importe - pago.propinaCentimos
-            }
-            let desglose = Cobro.desglose(parts)
+            let plan = try PlanCobro.make(estado: cuenta.estado, lineas: lineas, cobrado: cuenta.cobradoCentimos, facturado: facturado,
+                                          yaPagadas: yaPagadas, importe: pago.importe, propina: pago.propinaCentimos,
+                                          entregado: pago.entregadoCentimos)
+            let importe = plan.importeCentimos, desglose = plan.desglose, cambio = plan.cambioCentimos
 
             // The number, in this transaction: consecutive within the series and year.
             let (anio, fecha, fechaHoraHuso) = Verifactu.momento(now, zone: emisor.zone)
@@ -130,17 +83,15 @@ extension AppDatabase {
             let link = try Self.nextLink(db)
             let huella = registro.huella(anterior: link.anterior)
             let qr = Verifactu.qr(nif: emisor.nif, numSerie: numero, fecha: fecha, importe: Verifactu.importe(importe))
-            let listed = (pagadas.isEmpty ? lineas.filter { $0.estado != .anulada } : pagadas)
-                .map { LineaFactura(nombre: $0.nombre, cantidad: $0.cantidad, importeCentimos: $0.subtotalCentimos) }
             try db.cachedStatement(sql: """
                 INSERT INTO factura (serie, anio, secuencia, numero, fecha, cuenta_id, mesa, importe, desglose, lineas, por_lineas, metodo,
                                      nif, fecha_expedicion, huella, qr)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [emisor.serie, anio, secuencia, numero, now, cuentaID, cuenta.mesa, importe, Self.desgloseText(desglose),
-                                         Self.lineasText(listed), !pagadas.isEmpty, pago.metodo.rawValue, emisor.nif, fecha, huella, qr])
+                                         Self.lineasText(plan.listadas), !plan.pagadas.isEmpty, pago.metodo.rawValue, emisor.nif, fecha, huella, qr])
             let facturaID = db.lastInsertedRowID
             try Self.insertRegistro(db, registro, at: link, huella: huella, facturaID: facturaID)
-            for l in pagadas {
+            for l in plan.pagadas {
                 try db.cachedStatement(sql: "INSERT INTO factura_linea (factura_id, linea_id) VALUES (?, ?)").execute(arguments: [facturaID, l.id])
             }
             try db.cachedStatement(sql: """
@@ -150,14 +101,14 @@ extension AppDatabase {
                                          cambio, now, pago.camareroID])
             let cobro = Pago(id: db.lastInsertedRowID, metodo: pago.metodo, importeCentimos: importe, propinaCentimos: pago.propinaCentimos,
                              entregadoCentimos: pago.entregadoCentimos, cambioCentimos: cambio, fecha: now)
-            if importe == pendiente {
+            if plan.cierra {
                 try db.cachedStatement(sql: "UPDATE cuenta SET estado = 'cobrada', cerrada = ? WHERE id = ? AND estado = 'abierta'")
                     .execute(arguments: [now, cuentaID])
                 cuenta.estado = .cobrada
                 cuenta.cerrada = now
             }
             var factura = Factura(id: facturaID, numero: numero, fecha: now, cuentaID: cuentaID, mesa: cuenta.mesa, importeCentimos: importe,
-                                  desglose: desglose, lineas: listed, metodo: pago.metodo, estado: .emitida, huella: huella, qr: qr,
+                                  desglose: desglose, lineas: plan.listadas, metodo: pago.metodo, estado: .emitida, huella: huella, qr: qr,
                                   entregadoCentimos: pago.entregadoCentimos, cambioCentimos: cambio)
             factura.nif = emisor.nif
             // The check after the payment, from what this transaction read and wrote (no second read).

@@ -7,9 +7,7 @@ import GRDB
 /// starts from in the statement that changes it: two waiters sending the
 /// same check send each line once.
 extension AppDatabase {
-    static let lineaColumns = """
-        id, cuenta_id, plato_id, nombre, precio_unitario, cantidad, opciones, notas, curso, estado, origen, comanda_id, iva
-        """
+    static let lineaColumns = LineaColumn.list
     /// Every line of check `?1`, oldest first: its pending lines and the
     /// lines of its comandas (no index holds every line by its check: v22).
     static let lineasDeCuenta = """
@@ -22,10 +20,7 @@ extension AppDatabase {
     static let totalDeCuenta = """
         SELECT coalesce(sum(precio_unitario * cantidad), 0) FROM (\(lineasDeCuenta)) WHERE estado != 'anulada'
         """
-    static let comandaColumns = """
-        c.id, c.cuenta_id, c.mesa, c.curso, c.estado, c.enviada, c.marchada, c.preparada,
-        u.id AS camarero_id, u.nombre AS camarero_nombre
-        """
+    static let comandaColumns = ComandaColumn.list
 
     /// A check's write; `changes`: what its result changed (announced once committed).
     private func checksWrite<T>(changes: @escaping @Sendable (T) -> [Change],
@@ -79,7 +74,7 @@ extension AppDatabase {
                 let linea = Self.lineaCuenta(row)
                 if let comandaID = linea.comandaID { lineas[comandaID, default: []].append(linea) }
             }
-            return rows.map { Self.comanda(row: $0, lineas: lineas[$0[0] as Int64] ?? []) }
+            return rows.map { Self.comanda(row: $0, lineas: lineas[$0.int64(ComandaColumn.id)] ?? []) }
         }
     }
 
@@ -110,12 +105,13 @@ extension AppDatabase {
                             opciones: [Int64], origen: OrigenLinea, checkingOpen: Bool = false) throws -> LineaCuenta {
         if checkingOpen { try checkOpen(db, id: cuentaID) }
         // SQLite's own API, by position: a line is most of table service's writes.
+        enum Dish: Int32 { case nombre, precio, disponible, retirado, iva, opciones }
         let read = try FastStatement.run(db, """
             SELECT nombre, precio_centimos, disponible, retirado_en, iva, opciones FROM plato WHERE id = ?
             """) { s -> (nombre: String, precio: Int, disponible: Bool, iva: Int, grupos: String)? in
             try s.bind(1, platoID)
-            guard try s.step(), s.isNull(3) else { return nil }
-            return (s.string(0), s.int(1), s.int64(2) != 0, s.int(4), s.string(5))
+            guard try s.step(), s.isNull(Dish.retirado.rawValue) else { return nil }
+            return (s.string(Dish.nombre), s.int(Dish.precio), s.int64(Dish.disponible) != 0, s.int(Dish.iva), s.string(Dish.opciones))
         }
         guard let dish = read else { throw CuentaError.invalid(field: "plato_id", problem: "is not a dish on the menu") }
         let nombre = dish.nombre, iva = dish.iva
@@ -413,11 +409,13 @@ extension AppDatabase {
     /// case-insensitively, lowercased on every read: this is table service's
     /// hottest read), from GRDB's row or from SQLite's own (`FastStatement`).
     static func lineaCuenta<C: ColumnsByPosition>(_ c: C) -> LineaCuenta {
-        LineaCuenta(id: c.int64(0), cuentaID: c.int64(1), platoID: c.int64(2), nombre: c.string(3),
-                    precioUnitarioCentimos: c.int(4), cantidad: c.int(5),
-                    opciones: elegidas(c.string(6)), notas: c.string(7), curso: c.int(8),
-                    estado: EstadoLinea(rawValue: c.string(9)) ?? .pendiente,
-                    origen: OrigenLinea(rawValue: c.string(10)) ?? .camarero, comandaID: c.int64OrNil(11), iva: c.int(12))
+        typealias L = LineaColumn
+        return LineaCuenta(id: c.int64(L.id), cuentaID: c.int64(L.cuentaID), platoID: c.int64(L.platoID), nombre: c.string(L.nombre),
+                           precioUnitarioCentimos: c.int(L.precioUnitario), cantidad: c.int(L.cantidad),
+                           opciones: elegidas(c.string(L.opciones)), notas: c.string(L.notas), curso: c.int(L.curso),
+                           estado: EstadoLinea(rawValue: c.string(L.estado)) ?? .pendiente,
+                           origen: OrigenLinea(rawValue: c.string(L.origen)) ?? .camarero, comandaID: c.int64OrNil(L.comandaID),
+                           iva: c.int(L.iva))
     }
 
     /// A line's frozen options, kept as JSON `[{"grupo","valor","precio"}]` (cents).
@@ -446,17 +444,18 @@ extension AppDatabase {
 
     private static func comanda(_ db: Database, row: Row) throws -> Comanda {
         let lineas = try Row.fetchAll(db.cachedStatement(sql: "SELECT \(lineaColumns) FROM linea_cuenta WHERE comanda_id = ? ORDER BY id"),
-                                      arguments: [row[0] as Int64]).map(lineaCuenta)
+                                      arguments: [row.int64(ComandaColumn.id)]).map(lineaCuenta)
         return comanda(row: row, lineas: lineas)
     }
 
     /// A row of `comandaColumns`, read by position (a board reads thousands).
     private static func comanda(row: Row, lineas: [LineaCuenta]) -> Comanda {
-        let camareroID: Int64? = row[8]
-        let camareroNombre: String? = row[9]
-        return Comanda(id: row[0], cuentaID: row[1], mesa: row[2], curso: row[3],
-                       estado: EstadoComanda(rawValue: row[4]) ?? .marchada, enviada: row[5],
-                       marchada: row[6], preparada: row[7],
+        typealias C = ComandaColumn
+        let camareroID = row.int64OrNil(C.camareroID)
+        let camareroNombre: String? = row[Int(C.camareroNombre.rawValue)]
+        return Comanda(id: row.int64(C.id), cuentaID: row.int64(C.cuentaID), mesa: row.string(C.mesa), curso: row.int(C.curso),
+                       estado: EstadoComanda(rawValue: row.string(C.estado)) ?? .marchada, enviada: row.int64(C.enviada),
+                       marchada: row.int64OrNil(C.marchada), preparada: row.int64OrNil(C.preparada),
                        camarero: camareroID.flatMap { id in camareroNombre.map { Persona(id: id, nombre: $0) } }, lineas: lineas)
     }
 }

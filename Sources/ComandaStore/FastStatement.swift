@@ -132,6 +132,49 @@ protocol ColumnsByPosition {
 
 extension ColumnsByPosition {
     func int(_ column: Int32) -> Int { Int(int64(column)) }
+
+    // By a named column (`LineaColumn.cantidad`): its position in the SELECT it names.
+    func int64<Column: RawRepresentable<Int32>>(_ column: Column) -> Int64 { int64(column.rawValue) }
+    func int64OrNil<Column: RawRepresentable<Int32>>(_ column: Column) -> Int64? { int64OrNil(column.rawValue) }
+    func int<Column: RawRepresentable<Int32>>(_ column: Column) -> Int { int(column.rawValue) }
+    func string<Column: RawRepresentable<Int32>>(_ column: Column) -> String { string(column.rawValue) }
+}
+
+/// The columns of a line as `lineaColumns` selects them, by position: the
+/// list in the SQL is made from these cases, so the two cannot drift apart.
+enum LineaColumn: Int32, CaseIterable {
+    case id, cuentaID, platoID, nombre, precioUnitario, cantidad, opciones, notas, curso, estado, origen, comandaID, iva
+
+    /// The column's name in `linea_cuenta`.
+    var sql: String {
+        switch self {
+        case .cuentaID: "cuenta_id"
+        case .platoID: "plato_id"
+        case .precioUnitario: "precio_unitario"
+        case .comandaID: "comanda_id"
+        default: String(describing: self)
+        }
+    }
+
+    /// Every column, in position order, for a SELECT.
+    static let list = allCases.map(\.sql).joined(separator: ", ")
+}
+
+/// The columns of a comanda as `comandaColumns` selects them (comanda `c`,
+/// its waiter `u`), by position.
+enum ComandaColumn: Int32, CaseIterable {
+    case id, cuentaID, mesa, curso, estado, enviada, marchada, preparada, camareroID, camareroNombre
+
+    var sql: String {
+        switch self {
+        case .cuentaID: "c.cuenta_id"
+        case .camareroID: "u.id AS camarero_id"
+        case .camareroNombre: "u.nombre AS camarero_nombre"
+        default: "c." + String(describing: self)
+        }
+    }
+
+    static let list = allCases.map(\.sql).joined(separator: ", ")
 }
 
 extension Row: ColumnsByPosition {
