@@ -28,7 +28,7 @@ import Testing
     ]
 
     private static func declaredErrorTypes() throws -> [String] {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         var names: [String] = []
         let pattern = try NSRegularExpression(pattern: #"(?:enum|struct|class)\s+(\w+)\s*:[^{]*\bError\b[^{]*\{"#)
         for module in ["ComandaCore", "ComandaStore", "ComandaApp"] {

@@ -7,13 +7,6 @@ import Testing
 
 private func field(_ r: TestResponse) -> String? { (r.json as? [String: [String: Any]])?["error"]?["field"] as? String }
 
-extension TestClient {
-    func send(_ method: String, _ path: String, _ json: String, token: String?) throws -> TestResponse {
-        var headers = [("Content-Type", "application/json")]
-        if let token { headers.append(("Authorization", "Bearer \(token)")) }
-        return try request(method, path, headers: headers, body: Array(json.utf8))
-    }
-}
 
 @Suite struct MenuEditingTests {
     private let tortilla = #"{"nombre": "Tortilla de patatas", "descripcion": "Jugosa", "precio": 9.5, "tipo": "Entrantes"}"#

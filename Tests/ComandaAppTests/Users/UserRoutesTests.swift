@@ -7,51 +7,8 @@ import Foundation
 import Synchronization
 import Testing
 
-/// A clock tests move by hand (Unix seconds).
-final class TestClock: Sendable {
-    private let value = Mutex<Int64>(1_800_000_000)
-    var now: Int64 { value.withLock { $0 } }
-    func advance(_ seconds: Int64) { value.withLock { $0 += seconds } }
-    func set(_ seconds: Int64) { value.withLock { $0 = seconds } }
-}
 
-/// An application on `database` with cheap scrypt and a hand-moved clock.
-func makeUserApp(database: AppDatabase? = nil, clock: TestClock = TestClock(),
-                 configure: (inout AppConfiguration) -> Void = { _ in }) throws -> (ComandaApplication, AppDatabase) {
-    let db = try database ?? AppDatabase.inMemory()
-    _ = try db.importPlatos([DatosPlato(nombre: "Tortilla", descripcion: "De patata", precioCentimos: 800, tipo: "Entrantes"),
-                             DatosPlato(nombre: "Flan", descripcion: "Casero", precioCentimos: 450, tipo: "Postres")],
-                            onlyFirstTime: false)
-    var config = AppConfiguration()
-    config.publicFolder = "/nonexistent"
-    config.scryptLogN = 10
-    // The suites run at once and keep every core busy: hashing in idle time would starve.
-    config.hashInIdleTime = false
-    configure(&config)
-    return (ComandaApplication(configuration: config, database: db, logger: makeQuietLogger(), now: { clock.now }), db)
-}
 
-/// JSON helpers over the test client.
-extension TestClient {
-    func postJSON(_ path: String, _ json: String, token: String? = nil) throws -> TestResponse {
-        var headers = [("Content-Type", "application/json")]
-        if let token { headers.append(("Authorization", "Bearer \(token)")) }
-        return try request("POST", path, headers: headers, body: Array(json.utf8))
-    }
-
-    func authed(_ method: String, _ path: String, _ token: String?) throws -> TestResponse {
-        try request(method, path, headers: token.map { [("Authorization", "Bearer \($0)")] } ?? [])
-    }
-
-    /// Registers and logs in; returns the token.
-    func registerAndLogin(_ login: String, password: String = "contraseña-segura") throws -> String {
-        let created = try postJSON("/usuarios", #"{"nombre": "\#(login) Nombre", "login": "\#(login)", "password": "\#(password)"}"#)
-        #expect(created.status == 201, "\(created.text)")
-        let session = try postJSON("/sesiones", #"{"login": "\#(login)", "password": "\#(password)"}"#)
-        #expect(session.status == 201, "\(session.text)")
-        return try #require((session.json as? [String: Any])?["token"] as? String)
-    }
-}
 
 @Suite struct UserRoutesTests {
     @Test func registerLoginMeLogoutOverASocket() throws {

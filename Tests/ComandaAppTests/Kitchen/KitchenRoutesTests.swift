@@ -6,25 +6,6 @@ import Foundation
 import Testing
 
 /// A customer's placed order over the API: its id.
-extension TestClient {
-    func placeOrder(_ token: String, platos: [(Int, Int)] = [(1, 2)]) throws -> Int {
-        let opened = try postJSON("/pedidos", "{}", token: token)
-        let id = try #require((opened.json as? [String: Any])?["id"] as? Int)
-        for (plato, cantidad) in platos {
-            #expect(try postJSON("/pedidos/\(id)/lineas", #"{"plato_id": \#(plato), "cantidad": \#(cantidad)}"#, token: token).status == 201)
-        }
-        let placed = try postJSON("/pedidos/\(id)/checkout", #"{"direccion": "Calle Mayor 1", "telefono": "600 000 000"}"#, token: token)
-        #expect(placed.status == 200, "\(placed.text)")
-        return id
-    }
-
-    /// A user with `rol` (registered, promoted, logged in again): the token.
-    func staff(_ login: String, _ rol: Rol, _ db: AppDatabase) throws -> String {
-        _ = try registerAndLogin(login)
-        _ = try StaffAccounts.promote(login: login, rol: rol, in: db)
-        return try registerAndLoginExisting(login)
-    }
-}
 
 @Suite struct KitchenRoutesTests {
     /// Each role against each route family, over a socket.

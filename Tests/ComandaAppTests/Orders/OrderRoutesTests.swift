@@ -9,13 +9,6 @@ import Testing
 
 private func object(_ r: TestResponse) throws -> [String: Any] { try #require(r.json as? [String: Any]) }
 
-extension TestClient {
-    func send(_ method: String, _ path: String, _ token: String, json: String? = nil, headers: [(String, String)] = []) throws -> TestResponse {
-        var h = [("Authorization", "Bearer \(token)")] + headers
-        if json != nil { h.append(("Content-Type", "application/json")) }
-        return try request(method, path, headers: h, body: Array((json ?? "").utf8))
-    }
-}
 
 @Suite struct OrderRoutesTests {
     @Test func theSeedsWholeJourney() throws {

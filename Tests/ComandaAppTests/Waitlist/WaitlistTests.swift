@@ -339,10 +339,3 @@ private let scalarGen = Gen<UInt32>.value(in: 0x20...0x2FFFF).compactMap { Unico
     }
 }
 
-extension TestClient {
-    /// Logs in an existing user (password from `registerAndLogin`).
-    func registerAndLoginExisting(_ login: String) throws -> String {
-        let session = try postJSON("/sesiones", #"{"login": "\#(login)", "password": "contraseña-segura"}"#)
-        return try #require((session.json as? [String: Any])?["token"] as? String)
-    }
-}
