@@ -31,12 +31,13 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
 }
 
 /// Hears of the store's committed changes (`AppDatabase.announceChanges(to:)`):
-/// called on the writer's thread after each commit, once per committed write,
-/// in commit order, before that write's caller hears. It must be quick and
+/// called on the writer's thread after each commit, once per committed
+/// batch of writes, before those writes' callers hear. It must be quick and
 /// must not write (it holds up the next batch).
 public protocol ChangeSubscriber: AnyObject, Sendable {
-    /// What one committed write changed.
-    func committed(_ changes: [Change])
+    /// What the writes of one committed transaction changed: one list per
+    /// write that changed something, in commit order.
+    func committed(_ batch: [[Change]])
 }
 
 /// The application's database: one GRDB writer (a WAL `DatabasePool` on a
@@ -62,8 +63,9 @@ public struct AppDatabase: Sendable {
             self.writer = writer
             let subscribers = Locked<[WeakSubscriber]>([])
             self.subscribers = subscribers
-            self.group = GroupWriter(writer) { changes in
-                for subscriber in subscribers.withLock({ $0.compactMap(\.subscriber) }) { subscriber.committed(changes) }
+            // Once per committed batch: the subscribers read once, each told the batch's writes in commit order.
+            self.group = GroupWriter(writer) { batch in
+                for subscriber in subscribers.withLock({ $0.compactMap(\.subscriber) }) { subscriber.committed(batch) }
             }
             self.checkpointer = checkpointer
         }

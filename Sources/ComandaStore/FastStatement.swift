@@ -13,7 +13,7 @@ import Darwin
 /// `run` returns (GRDB binds again whatever it runs next on it; the same SQL
 /// may be GRDB's elsewhere). For the hottest writes, a check's line and a
 /// send, where GRDB's argument arrays, rows and cursors cost more than
-/// SQLite's own work (docs/PERFORMANCE.md, "Table service a sixth time").
+/// SQLite's own work (docs/PERFORMANCE.md; docs/bench/HISTORY.md, "Table service a sixth time").
 struct FastStatement: ColumnsByPosition {
     private let statement: SQLiteStatement
     private let db: Database

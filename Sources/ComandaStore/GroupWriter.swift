@@ -25,7 +25,10 @@ import Darwin
 /// make them, run apart).
 ///
 /// Nobody hears back before the transaction holding their work has
-/// committed. A batch closes when the queue is empty: no one waits for a
+/// committed. Once it has, the writer announces what each committed job
+/// changed (`Change`, said by the store method that wrote it), job by job in
+/// commit order, to the store's subscribers (`ChangeSubscriber`), before the
+/// jobs' callers hear. A batch closes when the queue is empty: no one waits for a
 /// batch to fill, only, as before, for the write in progress.
 ///
 /// Two ways in: `write` waits for its batch (a thread that may block: a
@@ -78,9 +81,10 @@ final class GroupWriter: @unchecked Sendable {
     private static let idleSeconds = 2
 
     private let writer: any DatabaseWriter
-    /// Told, on the writer's thread, of each committed job's changes, job by
-    /// job in commit order, before anyone waiting for those jobs hears.
-    private let announce: @Sendable ([Change]) -> Void
+    /// Told, on the writer's thread, once per committed batch, of each
+    /// committed job's changes (one list per job that changed something, in
+    /// commit order), before anyone waiting for those jobs hears.
+    private let announce: @Sendable ([[Change]]) -> Void
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let hasWork = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     // Guarded by `mutex`.
@@ -92,7 +96,7 @@ final class GroupWriter: @unchecked Sendable {
     let batches = Atomic<Int>(0)
     let batchedRequests = Atomic<Int>(0)
 
-    init(_ writer: any DatabaseWriter, announce: @escaping @Sendable ([Change]) -> Void = { _ in }) {
+    init(_ writer: any DatabaseWriter, announce: @escaping @Sendable ([[Change]]) -> Void = { _ in }) {
         self.writer = writer
         self.announce = announce
         pthread_mutex_init(mutex, nil)
@@ -227,10 +231,12 @@ final class GroupWriter: @unchecked Sendable {
         waiting.removeFirst(batch.count)
         pthread_mutex_unlock(mutex)
         run(batch)
-        for job in batch {
-            if job.error == nil, !job.changes.isEmpty { announce(job.changes) }
+        var committed: [[Change]] = []
+        for job in batch where !job.changes.isEmpty {
+            if job.error == nil { committed.append(job.changes) }
             job.changes = []
         }
+        if !committed.isEmpty { announce(committed) }
         pthread_mutex_lock(mutex)
         for job in batch {
             job.run = nil

@@ -13,8 +13,10 @@ import Testing
     /// Records what it hears, in order.
     final class Recorder: ChangeSubscriber {
         let heard = Locked<[Int64]>([])
-        func committed(_ changes: [Change]) {
-            for case .enlace(let id) in changes { heard.withLock { $0.append(id) } }
+        func committed(_ batch: [[Change]]) {
+            for changes in batch {
+                for case .enlace(let id) in changes { heard.withLock { $0.append(id) } }
+            }
         }
     }
 

@@ -6,10 +6,10 @@ import ComandaStore
 /// senders to come) subscribes here at start-up (`Feature.subscribe(to:)`),
 /// and nothing else wires one room's closure into another's.
 ///
-/// The store's writer announces each committed write's changes (`Change`,
-/// said by the store method that writes) on its own thread, write by write
-/// in commit order, before the write's caller hears; each change goes to
-/// every handler in the order they subscribed. A handler must be quick and
+/// The store's writer announces each committed transaction's changes
+/// (`Change`, said by the store method that writes) on its own thread, write
+/// by write in commit order, before the writes' callers hear; each change
+/// goes to every handler in the order they subscribed. A handler must be quick and
 /// must not write: it holds up the writer's next batch (hand longer work to
 /// a queue of its own, as the streams' publishers do).
 final class Changes: ChangeSubscriber {
@@ -25,9 +25,28 @@ final class Changes: ChangeSubscriber {
         database.announceChanges(to: self)
     }
 
-    func committed(_ changes: [Change]) {
-        for change in changes {
-            for handler in handlers { handler(change) }
+    /// One committed transaction's writes, in commit order. A change that
+    /// names no thing (the floor, the waitlist) is handed on once per
+    /// transaction, however many of its writes made it: its handlers read
+    /// the state after it, which is the state after them all. Handing it on
+    /// once per write woke a stream's publisher once per write, on the
+    /// writer's core (`POST /reservations` 0.87× in the bench before this).
+    func committed(_ batch: [[Change]]) {
+        var floor = false, waitlist = false
+        for changes in batch {
+            for change in changes {
+                switch change {
+                case .mesas:
+                    if floor { continue }
+                    floor = true
+                case .espera:
+                    if waitlist { continue }
+                    waitlist = true
+                case .cuenta, .enlace, .pedido, .factura:
+                    break
+                }
+                for handler in handlers { handler(change) }
+            }
         }
     }
 

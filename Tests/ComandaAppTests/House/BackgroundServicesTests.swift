@@ -118,3 +118,24 @@ import Testing
         }
     }
 }
+
+/// The after-commit channel hands each committed transaction's changes to
+/// every handler in commit order; a change that names no thing (the floor,
+/// the waitlist) once per transaction, however many writes made it.
+@Suite struct ChangesTests {
+    @Test func aTransactionsChangesReachEveryHandlerInOrderTheStateOnesOnce() throws {
+        let database = try AppDatabase.inMemory()
+        let heard = Locked<[String]>([])
+        var subscriptions = Changes.Subscriptions()
+        subscriptions.on { change in heard.withLock { $0.append("a \(change)") } }
+        subscriptions.on { change in heard.withLock { $0.append("b \(change)") } }
+        let changes = Changes(subscriptions, database: database)
+        changes.committed([[.espera], [.enlace(mesaID: 3), .mesas], [.espera, .mesas], [.enlace(mesaID: 4)]])
+        #expect(heard.withLock { $0 } == ["a espera", "b espera", "a enlace(mesaID: 3)", "b enlace(mesaID: 3)", "a mesas", "b mesas",
+                                          "a enlace(mesaID: 4)", "b enlace(mesaID: 4)"])
+        // The next transaction hears them again; and the store's writer is what tells it.
+        heard.withLock { $0 = [] }
+        _ = try database.batchedWrite({ _ in 1 }, changes: { _ in [.espera] })
+        #expect(heard.withLock { $0 } == ["a espera", "b espera"])
+    }
+}
