@@ -296,7 +296,9 @@ SCHEMAS = {
             "lineas": {"type": "array", "items": obj({
                 "nombre": {"type": "string"}, "cantidad": {"type": "integer", "minimum": 1, "maximum": 100},
                 "opciones": {"type": "array", "items": obj({"grupo": {"type": "string"}, "valor": {"type": "string"}, "precio": MONEY})},
-                "notas": {"type": "string"}, "curso": CURSO,
+                "notas": {"type": ["string", "null"],
+                          "description": "The notes of a line the guests added; null on the waiter's lines (their notes are for the kitchen)."},
+                "curso": CURSO,
                 "estado": {"type": "string", "enum": ["pendiente", "en_espera", "marchada", "preparada", "servida", "anulada"]},
                 "subtotal": MONEY})},
             "total": MONEY, "pendiente": MONEY, "pide_cuenta": {"type": "boolean"}})),

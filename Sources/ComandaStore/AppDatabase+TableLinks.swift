@@ -67,12 +67,14 @@ extension AppDatabase {
         }
     }
 
-    /// The guests ask for the bill: `pide_cuenta` on the table's open check. Its id.
-    public func pideCuenta(enlace token: String) -> PendingWrite<Int64> {
-        linkWrite(changes: { [.cuenta(id: $0, comandas: [])] }) { db in
+    /// The guests ask for the bill: `pide_cuenta` on the table's open check.
+    /// Its id, and whether this changed it: asking again changes nothing and
+    /// announces nothing (a guest's phone tapping on is no waiter's event).
+    public func pideCuenta(enlace token: String) -> PendingWrite<(cuentaID: Int64, cambiada: Bool)> {
+        linkWrite(changes: { $0.cambiada ? [.cuenta(id: $0.cuentaID, comandas: [])] : [] }) { db in
             let cuentaID = try Self.seatedCheck(db, enlace: token)
-            try db.cachedStatement(sql: "UPDATE cuenta SET pide_cuenta = 1 WHERE id = ?").execute(arguments: [cuentaID])
-            return cuentaID
+            try db.cachedStatement(sql: "UPDATE cuenta SET pide_cuenta = 1 WHERE id = ? AND pide_cuenta = 0").execute(arguments: [cuentaID])
+            return (cuentaID, db.changesCount == 1)
         }
     }
 

@@ -2,7 +2,7 @@ import ComandaCore
 
 /// The table's link as its guests see it: the table's name and, while
 /// seated, the check's lines with their states and the money; no ids, no
-/// staff, no tokens (`JSONWriter`, keys sorted).
+/// staff, no tokens, no waiter's notes (`JSONWriter`, keys sorted).
 enum TableLinkJSON {
     /// The link's address for `token`.
     static func path(_ token: String) -> String { "/m/" + token }
@@ -21,7 +21,10 @@ enum TableLinkJSON {
                                 w.key("curso"); w.int(l.curso)
                                 w.key("estado"); w.string(l.estado.rawValue)
                                 w.key("nombre"); w.string(l.nombre)
-                                w.key("notas"); w.string(l.notas)
+                                // The waiter's notes are for the kitchen ("alergia a frutos secos"),
+                                // not the guests': only the notes of a line the guests added.
+                                w.key("notas")
+                                if l.origen == .cliente { w.string(l.notas) } else { w.null() }
                                 w.key("opciones"); w.elegidas(l.opciones)
                                 w.key("subtotal"); w.money(l.subtotalCentimos)
                             }

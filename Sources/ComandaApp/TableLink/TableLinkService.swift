@@ -45,8 +45,8 @@ final class TableLinkService: Sendable {
         database.addLineaCliente(enlace: token, platoID: platoID, cantidad: cantidad, notas: notas, opciones: opciones)
     }
 
-    /// The bill asked for (the check's id).
-    func pideCuenta(token: String) -> PendingWrite<Int64> {
+    /// The bill asked for (the check's id; whether it was not asked for already).
+    func pideCuenta(token: String) -> PendingWrite<(cuentaID: Int64, cambiada: Bool)> {
         database.pideCuenta(enlace: token)
     }
 

@@ -157,6 +157,54 @@ import Testing
         }
     }
 
+    /// The waiter's notes are for the kitchen: the guests' view (and its
+    /// stream) shows a line's notes only on the lines the guests added.
+    @Test func theWaitersNotesAreNotTheGuests() throws {
+        try withStaff { s in
+            let c = s.c
+            let (mesa, token) = try s.table("T7")
+            let cuenta = try s.seat(mesa)
+            let tortilla = try s.plato("Tortilla"), flan = try s.plato("Flan")
+            let secret = "cliente habitual, alergia a frutos secos"
+            #expect(try c.postJSON("/cuentas/\(cuenta)/lineas", #"{"plato_id": \#(tortilla), "notas": "\#(secret)"}"#, token: s.waiter).status == 201)
+            #expect(try c.postJSON("/m/\(token)/lineas", #"{"plato_id": \#(flan), "notas": "con dos cucharas"}"#).status == 201)
+            let stream = try TestClient(port: s.port, timeout: 5)
+            #expect(try stream.openStream("/m/\(token)/eventos").status == 200)
+            let event = try stream.readDataEvent()
+            for body in [try c.request("GET", "/m/\(token)/cuenta").text, event.data] {
+                #expect(!body.contains("frutos secos"))
+                let lines = ((try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])?["cuenta"] as? [String: Any])?["lineas"]
+                    as? [[String: Any]] ?? []
+                #expect(lines.count == 2)
+                #expect(lines.first { $0["nombre"] as? String == "Tortilla" }?["notas"] is NSNull)
+                #expect(lines.first { $0["nombre"] as? String == "Flan" }?["notas"] as? String == "con dos cucharas")
+            }
+            // The waiter's own view keeps them.
+            #expect(try c.authed("GET", "/cuentas/\(cuenta)", s.waiter).text.contains(secret))
+        }
+    }
+
+    /// Asking for the bill again changes nothing and tells no waiter: 300
+    /// taps give one event on the waiters' stream, and the next change
+    /// after them is the next event.
+    @Test func askingForTheBillAgainIsNoEvent() throws {
+        try withStaff { s in
+            let c = s.c
+            let (mesa, token) = try s.table("T8")
+            let cuenta = try s.seat(mesa)
+            let tortilla = try s.plato("Tortilla")
+            let waiters = try TestClient(port: s.port, timeout: 5)
+            #expect(try waiters.openStream("/cuentas/eventos", headers: [("Authorization", "Bearer \(s.waiter)")]).status == 200)
+            #expect(try waiters.readDataEvent().event == "cuentas")
+            for _ in 0..<300 { #expect(try c.postJSON("/m/\(token)/pide-cuenta", "{}").status == 200) }
+            let asked = try waiters.readDataEvent()
+            #expect(asked.event == "cuenta" && asked.data.contains("\"pide_cuenta\":true"))
+            #expect(try c.postJSON("/cuentas/\(cuenta)/lineas", #"{"plato_id": \#(tortilla)}"#, token: s.waiter).status == 201)
+            let next = try waiters.readDataEvent()
+            #expect(next.event == "cuenta" && next.data.contains("Tortilla"), "\(next.data)")
+        }
+    }
+
     @Test func theLinkShownToTheManagerOnlyAndItsQRCode() throws {
         try withStaff(configure: { $0.urlPublica = "https://casa-pepe.es" }) { s in
             let c = s.c
