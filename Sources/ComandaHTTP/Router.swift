@@ -55,6 +55,17 @@ public struct Router<Handler: Sendable>: Sendable {
         handlers.indices.map { (table.routes[$0].method, table.routes[$0].pattern, handlers[$0]) }
     }
 
+    /// Whether two `/` follow each other anywhere but at the path's end.
+    static func hasEmptySegment(_ path: Substring) -> Bool {
+        var previousSlash = false
+        for byte in path.utf8.dropLast() {
+            let slash = byte == UInt8(ascii: "/")
+            if slash && previousSlash { return true }
+            previousSlash = slash
+        }
+        return false
+    }
+
     /// Splits a raw path into decoded segments; nil if one does not decode.
     public static func segments(of path: Substring) -> [String]? {
         var out: [String] = []
@@ -66,7 +77,11 @@ public struct Router<Handler: Sendable>: Sendable {
     }
 
     /// Finds the route for a method and raw path. HEAD is answered by GET routes.
+    /// An empty segment (`/m//lineas`) is no route's: an empty parameter
+    /// names nothing, so it is 404, never another route with the segments
+    /// closed up (a trailing `/` is still the path without it).
     public func match(_ method: HTTPMethod, path: Substring) -> Match {
+        if Self.hasEmptySegment(path) { return .notFound }
         guard let parts = Self.segments(of: path) else { return .badPath }
         switch table.match(method, parts) {
         case .found(let index, let params): return .found(handlers[index], params, pattern: table.routes[index].pattern)

@@ -80,7 +80,12 @@ extension AppDatabase {
             let seated = try Self.occupy(db, id: mesaID, comensales: comensales, unidaA: nil, now: now)
             var plazas = seated.plazas
             for other in unir {
-                plazas += try Self.occupy(db, id: other, comensales: nil, unidaA: mesaID, now: now).plazas
+                do {
+                    plazas += try Self.occupy(db, id: other, comensales: nil, unidaA: mesaID, now: now).plazas
+                } catch MesaError.notFound {
+                    // The path's table is the one that may be unknown (404); one of the body's is a bad field.
+                    throw MesaError.invalid(field: "unir", problem: "table \(other) is not a table in service")
+                }
             }
             try db.cachedStatement(sql: "INSERT INTO cuenta (mesa_id, comensales, abierta, camarero_id) VALUES (?, ?, ?, ?)")
                 .execute(arguments: [mesaID, comensales, now, camareroID])

@@ -54,6 +54,28 @@ import Testing
         #expect(answers(table.reversed(), requests) == expected)
     }
 
+    /// An empty segment is no route's (an empty token names nothing): 404,
+    /// never another route with the segments closed up; a trailing `/` is
+    /// still the path without it.
+    @Test func anEmptySegmentIsNoRoute() {
+        var router = Router<String>()
+        router.add(.GET, "/m/:token", "page")
+        router.add(.POST, "/m/:token/lineas", "lineas")
+        func answer(_ method: HTTPMethod, _ path: String) -> String {
+            switch router.match(method, path: path[...]) {
+            case .found(let route, let params, _): return route + " " + (params["token"] ?? "")
+            case .methodNotAllowed: return "405"
+            case .notFound: return "404"
+            case .badPath: return "400"
+            }
+        }
+        #expect(answer(.POST, "/m//lineas") == "404")
+        #expect(answer(.GET, "//m/abc") == "404")
+        #expect(answer(.POST, "/m/abc/lineas") == "lineas abc")
+        #expect(answer(.GET, "/m/abc/") == "page abc")
+        #expect(answer(.GET, "/m/abc") == "page abc")
+    }
+
     @Test func aLiteralBeatsAParameterAtEachLevel() {
         var router = Router<String>()
         router.add(.GET, "/a/:x/c", "param-then-c")

@@ -100,6 +100,14 @@ import Testing
             #expect(try c.postJSON("/mesas/\(other)/sentar", #"{"comensales": 3, "reservation_id": \#(partyID)}"#, token: host).errorCode == "validation_failed")
             #expect(try c.authed("GET", "/mesas/\(other)", host).text.contains("\"libre\""))
             #expect(try c.postJSON("/mesas/\(other)/sentar", #"{"comensales": 3, "unir": [\#(other)]}"#, token: host).status == 422)
+            // A table of `unir` unknown, or retired, is the body's fault (422 `unir`), not the path's (404); nothing changes.
+            let retired = try #require((try c.postJSON("/mesas", #"{"nombre": "Vieja", "plazas": 2}"#, token: boss).json as? [String: Any])?["id"] as? Int)
+            #expect(try c.authed("DELETE", "/mesas/\(retired)", boss).status == 204)
+            for unir in [999_999, retired] {
+                let refused = try c.postJSON("/mesas/\(other)/sentar", #"{"comensales": 3, "unir": [\#(unir)]}"#, token: host)
+                #expect(refused.status == 422 && refused.errorField == "unir", "\(refused.text)")
+            }
+            #expect(try c.authed("GET", "/mesas/\(other)", host).text.contains("\"libre\""))
         }
     }
 
