@@ -255,9 +255,19 @@ function cobroMessage(e) {
 $("cobro-form").addEventListener("input", updateCobro);
 $("partes-menos").addEventListener("click", () => { cobro.partes = Math.max(2, cobro.partes - 1); updateCobro(); });
 $("partes-mas").addEventListener("click", () => { cobro.partes = Math.min(50, cobro.partes + 1); updateCobro(); });
+/** One payment in flight at a time: Cobrar is off until it is answered. */
+let paying = false;
+
+/** A new `Idempotency-Key` for one tap of Cobrar (128 random bits; works on plain http too). */
+function tapKey() {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, b => b.toString(16).padStart(2, "0")).join("");
+}
+
 $("cobro-form").addEventListener("submit", async (event) => {
   event.preventDefault();
-  if (!shown) return;
+  if (!shown || paying) return;
   const body = { metodo: metodo() };
   const m = modo();
   if (m === "partes") body.partes = cobro.partes;
@@ -280,14 +290,21 @@ $("cobro-form").addEventListener("submit", async (event) => {
     if (given === null) { $("cobro-error").textContent = "Escriba lo entregado en euros, como 50."; return; }
     body.entregado = given / 100;
   }
+  // A double tap pays once: the button is off while this payment is in
+  // flight, and the server issues nothing twice for one tap's key.
+  paying = true;
+  $("cobrar").disabled = true;
   try {
-    const result = await Staff.api("POST", "/cuentas/" + shown.id + "/cobros", body);
+    const result = await Staff.api("POST", "/cuentas/" + shown.id + "/cobros", body, { "Idempotency-Key": tapKey() });
     if (body.partes && body.partes > 2) nextShares.set(shown.id, body.partes - 1); else nextShares.delete(shown.id);
     $("cobro").close();
     oneCheck(result.cuenta);
     openFactura(result.factura.id, result.cobro);
   } catch (e) {
     if (e.status !== 401) $("cobro-error").textContent = cobroMessage(e);
+  } finally {
+    paying = false;
+    $("cobrar").disabled = false;
   }
 });
 

@@ -41,9 +41,9 @@ const Staff = (() => {
     if (notice) notice.hidden = !on;
   }
 
-  /** A JSON request with the token. Throws {status, error} on an error answer; 401 logs out. */
-  async function api(method, path, body) {
-    const headers = { "Authorization": "Bearer " + token() };
+  /** A JSON request with the token (and `extra` headers). Throws {status, error} on an error answer; 401 logs out. */
+  async function api(method, path, body, extra) {
+    const headers = Object.assign({ "Authorization": "Bearer " + token() }, extra || {});
     if (body !== undefined) headers["Content-Type"] = "application/json";
     let response;
     try {

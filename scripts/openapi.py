@@ -484,7 +484,8 @@ REQUESTS = {
 }
 
 IDEMPOTENCY = {"name": "Idempotency-Key", "in": "header", "required": False, "schema": {"type": "string", "maxLength": 200},
-               "description": "A repeat with the same key by the same user returns the first answer and changes nothing."}
+               "description": "A repeat with the same key by the same user returns the first answer and changes nothing "
+                              "(409 `idempotency_key_in_use` while the first is still being written)."}
 
 ORDER_ID = path_param("id", "The order's id.")
 PARTY_ID = path_param("id", "The party's id.")
@@ -826,8 +827,9 @@ PATHS = {
         "a tip apart; cash with `entregado` and its change. Issues one simplified invoice and its chained billing record; "
         "the check `cobrada` when nothing is owed.", WAITERS,
         {"201": ok(ref("Cobro"), "Paid."),
-         "409": error("`empresa_sin_configurar`, `lineas_sin_enviar`, `nada_que_cobrar` or `cuenta_cerrada`.")},
-        params=[CUENTA_ID], request=body(REQUESTS["NuevoCobro"]), tags=["The bill"], operation_id="cobrar")},
+         "409": error("`empresa_sin_configurar`, `lineas_sin_enviar`, `nada_que_cobrar`, `cuenta_cerrada`, or "
+                      "`idempotency_key_in_use` (a repeat of a payment still being written: nothing issued).")},
+        params=[CUENTA_ID, IDEMPOTENCY], request=body(REQUESTS["NuevoCobro"]), tags=["The bill"], operation_id="cobrar")},
     "/facturas": {"get": op(
         "The invoices issued on the restaurant's days `desde`…`hasta` (both default to today), by number, voided ones included.",
         staff("gerente"), {"200": ok({"type": "array", "items": ref("Factura")}), "503": READS_BUSY},

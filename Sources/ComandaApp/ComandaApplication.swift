@@ -79,7 +79,8 @@ public final class ComandaApplication: HTTPResponder {
             WaitlistRoutes(waitlist: waitlist, pages: staticFiles, live: live),
             TablesRoutes(tables: TablesService(database: database, zone: zone, now: now), live: live),
             ChecksRoutes(checks: checks, live: live),
-            BillRoutes(bill: BillService(database: database, now: now, zone: zone, empresa: c.empresa, serie: c.serieFacturas)),
+            BillRoutes(bill: BillService(database: database, now: now, zone: zone, empresa: c.empresa, serie: c.serieFacturas),
+                       idempotency: Idempotency(database: database, now: now)),
             TableLinkRoutes(links: TableLinkService(database: database), pages: staticFiles, urlPublica: c.urlPublica, live: live),
             LegacyQueueRoutes(base: c.queuePath, hostKey: key, waitlist: waitlist),
         ]

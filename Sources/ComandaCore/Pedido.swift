@@ -253,3 +253,10 @@ public enum PedidoRules {
         return s
     }
 }
+
+/// An `Idempotency-Key` whose first request is still being written (two
+/// taps racing): the repeat issues nothing.
+public enum IdempotencyError: Error, Sendable, Equatable {
+    /// 409 `idempotency_key_in_use`.
+    case enUso
+}

@@ -226,10 +226,17 @@ extension AppDatabase {
     }
 
     /// `write`, and in the same transaction its answer remembered for the
-    /// user's key (when `answer` gives one: a 2xx), so a repeat finds it.
+    /// user's key (when `answer` gives one: a 2xx), so a repeat finds it. A
+    /// repeat that raced the first (both past the first look, one committed
+    /// before the other ran) finds the key in its own transaction and runs
+    /// nothing: `IdempotencyError.enUso` (two taps on *Cobrar* issue one invoice).
     public func remembering<T>(_ write: PendingWrite<T>, usuarioID: Int64, key: String, now: Int64, expiredBefore: Int64,
                                answer: @escaping @Sendable (T) -> IdempotentAnswer?) -> PendingWrite<T> {
-        write.followed { value, db in
+        write.checked { db in
+            let kept = try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM idempotencia WHERE usuario_id = ? AND clave = ? AND creado_en >= ?"),
+                                         arguments: [usuarioID, key, expiredBefore]) ?? false
+            if kept { throw IdempotencyError.enUso }
+        }.followed { value, db in
             guard let answer = answer(value) else { return }
             try Self.remember(db, usuarioID: usuarioID, key: key, answer: answer, now: now, expiredBefore: expiredBefore)
         }

@@ -54,6 +54,21 @@ public struct PendingWrite<T>: Sendable {
         }
     }
 
+    /// The same write with `check` run first, in the same transaction: what
+    /// `check` throws is told as it is (not as the write's own errors are).
+    func checked(by check: @escaping @Sendable (Database) throws -> Void) -> PendingWrite<T> {
+        let body = body, mapError = mapError
+        return PendingWrite(database, mapError: { ($0 as? CheckRefused)?.error ?? mapError($0) }, committed: committed, changes: changes) { db in
+            do { try check(db) } catch { throw CheckRefused(error: error) }
+            return try body(db)
+        }
+    }
+
+    /// A check's refusal, told as it is.
+    private struct CheckRefused: Error {
+        let error: any Error
+    }
+
     /// Runs the write in the writer's next batch; returns once committed.
     public func wait() throws -> T {
         let value: T

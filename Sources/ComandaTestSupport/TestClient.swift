@@ -52,12 +52,15 @@ public struct TestResponse: Sendable {
 public final class TestClient {
     private let fd: Int32
     private var buffer: [UInt8] = []
+    /// The port it connected to (another client of the same server: `TestClient(port: c.port)`).
+    public let port: Int
 
     /// Connects to 127.0.0.1:port; reads time out after `timeout` seconds.
     /// `receiveBuffer` sets `SO_RCVBUF` before connecting (a client that reads
     /// slowly, or never: the kernel's smallest window).
     /// `source`: the loopback address to connect from (e.g. `127.0.0.2`, to be another client).
     public init(port: Int, timeout: Double = 5, receiveBuffer: Int? = nil, source: String? = nil) throws {
+        self.port = port
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestClientError("socket: \(errno)") }
         if let source {

@@ -6,13 +6,17 @@ import ComandaStore
 /// voids them, lists them, reads the billing records and the cash report.
 struct BillRoutes: Feature {
     let bill: BillService
+    /// The remembered answers of `Idempotency-Key` (the orders' own rule).
+    let idempotency: Idempotency
 
     func register(on router: inout Routes) {
-        let bill = bill
+        let bill = bill, idempotency = idempotency
+        // With `Idempotency-Key` (a tap of Cobrar): a repeat answers the first answer and issues nothing.
         router.add(.POST, "/cuentas/:id/cobros", ChecksRoutes.waiters) { r in
             let cuentaID = try ChecksRoutes.id(r.params)
-            let pago = try Self.pago(try JSONBody(r.http), camareroID: try r.usuario.id)
-            return r.after(try bill.cobrar(cuentaID: cuentaID, pago)) { result in
+            let usuarioID = try r.usuario.id
+            let pago = try Self.pago(try JSONBody(r.http), camareroID: usuarioID)
+            return try idempotency.after(r, usuarioID: usuarioID, { try bill.cobrar(cuentaID: cuentaID, pago) }) { result in
                 var response = HTTPResponse.json(BillJSON.cobro(result.0, result.1, result.2), status: .created)
                 response.headers.add("Location", "/facturas/\(result.1.id)")
                 return response

@@ -2,13 +2,13 @@ import ComandaCore
 import ComandaHTTP
 import ComandaStore
 
-/// `Idempotency-Key` on the routes that create or place orders: a repeat with
-/// the same key by the same user, with the same method, path and body, gets
-/// the first answer again and changes nothing; the same key with anything
-/// else is 422 `idempotency_key_reused`. Only 2xx answers are remembered,
-/// for 24 hours. (Two identical requests racing with one key may both run;
-/// each route is safe to repeat by itself: a second POST /pedidos returns the
-/// open order, a second checkout is 409.)
+/// `Idempotency-Key` on the routes that create or place orders and take
+/// payments: a repeat with the same key by the same user, with the same
+/// method, path and body, gets the first answer again and changes nothing;
+/// the same key with anything else is 422 `idempotency_key_reused`. Only 2xx
+/// answers are remembered, for 24 hours. A repeat racing the first (two
+/// taps) finds the key in its own transaction, behind the first's, and is
+/// 409 `idempotency_key_in_use`, having done nothing.
 struct Idempotency: Sendable {
     let database: AppDatabase
     let now: @Sendable () -> Int64

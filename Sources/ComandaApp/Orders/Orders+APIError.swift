@@ -27,3 +27,13 @@ extension OrderError: APIErrorConvertible {
         }
     }
 }
+
+extension IdempotencyError: APIErrorConvertible {
+    var apiError: APIError {
+        switch self {
+        case .enUso:
+            return APIError(.conflict, "idempotency_key_in_use",
+                            "A request with this Idempotency-Key is already being answered; nothing was done twice.")
+        }
+    }
+}

@@ -188,6 +188,47 @@ import Testing
         }
     }
 
+    /// Two taps on Cobrar: one invoice. Eight clients send one guest's share
+    /// with the same `Idempotency-Key` at once: one issues it, each other is
+    /// its answer again (`Idempotent-Replayed`) or 409
+    /// `idempotency_key_in_use`; a later repeat is the first answer; the key
+    /// with another body is 422; a new key pays the next share.
+    @Test func oneKeyOneInvoiceHoweverManyTaps() throws {
+        try withBill { c, db, boss, waiter, _ in
+            let check = try sentCheck(c, db, boss: boss, waiter: waiter, "T9")
+            let cobros = "/cuentas/\(check["id"] as? Int ?? 0)/cobros"
+            let share = #"{"metodo": "tarjeta", "partes": 2}"#
+            @Sendable func pay(_ client: TestClient, key: String, _ body: String = share) throws -> TestResponse {
+                try client.request("POST", cobros, headers: [("Authorization", "Bearer \(waiter)"), ("Content-Type", "application/json"),
+                                                            ("Idempotency-Key", key)], body: Array(body.utf8))
+            }
+            let port = c.port
+            let answers = Locked<[(Int, String?, String?)]>([])
+            let group = DispatchGroup()
+            for _ in 0..<8 {
+                group.enter()
+                Thread {
+                    defer { group.leave() }
+                    guard let client = try? TestClient(port: port), let r = try? pay(client, key: "tap-1") else { return }
+                    answers.withLock { $0.append((r.status, r.header("Idempotent-Replayed"), r.errorCode)) }
+                }.start()
+            }
+            group.wait()
+            let all = answers.withLock { $0 }
+            #expect(all.count == 8)
+            #expect(all.filter { $0.0 == 201 && $0.1 == nil }.count == 1, "\(all)")
+            #expect(all.allSatisfy { ($0.0 == 201) || ($0.0 == 409 && $0.2 == "idempotency_key_in_use") }, "\(all)")
+            let facturas = { ((try? self.json(c.authed("GET", "/cuentas/\(check["id"] as? Int ?? 0)", waiter)))?["facturas"] as? [Int])?.count }
+            #expect(facturas() == 1)
+            let again = try pay(c, key: "tap-1")
+            #expect(again.status == 201 && again.header("Idempotent-Replayed") == "true")
+            #expect(try pay(c, key: "tap-1", #"{"metodo": "efectivo"}"#).errorCode == "idempotency_key_reused")
+            #expect(facturas() == 1)
+            #expect(try pay(c, key: "tap-2", #"{"metodo": "tarjeta"}"#).status == 201)
+            #expect(facturas() == 2)
+        }
+    }
+
     @Test func paymentsNeedTheCompany() throws {
         try withBill(empresa: false) { c, db, boss, waiter, _ in
             let check = try sentCheck(c, db, boss: boss, waiter: waiter, "T1")

@@ -16,11 +16,12 @@ import Testing
         "APIError": APIError.self, "UserError": UserError.self, "WaitlistError": WaitlistError.self,
         "OrderError": OrderError.self, "PlatoError": PlatoError.self, "Problem": PlatoRules.Problem.self,
         "AlergenoProblem": AlergenoProblem.self, "MesaError": MesaError.self,
-        "CuentaError": CuentaError.self,
+        "CuentaError": CuentaError.self, "IdempotencyError": IdempotencyError.self,
     ]
 
     /// Never thrown by a route, and why.
     static let elsewhere: [String: String] = [
+        "CheckRefused": "PendingWrite's wrapper of a check's refusal, unwrapped before anyone hears",
         "StoreError": "the database failed: a 500 on purpose, its details only in the log",
         "MenuError": "reading a menu file (start-up, import-platos)",
         "Failure": "the command line's import-platos and create-staff",
