@@ -256,7 +256,7 @@ extension AppDatabase {
     /// Fires every held comanda of `curso`.
     public func marcharCuenta(cuentaID: Int64, curso: Int, now: Int64) -> PendingWrite<[Comanda]> {
         checksWrite(changes: { [.cuenta(id: cuentaID, comandas: $0)] }) { db in
-            try Self.checkOpen(db, id: cuentaID)
+            try Self.checkNotVoided(db, id: cuentaID)
             let ids = try Int64.fetchAll(db.cachedStatement(sql: """
                 UPDATE comanda SET estado = 'marchada', marchada = ? WHERE cuenta_id = ? AND curso = ? AND estado = 'en_espera' RETURNING id
                 """), arguments: [now, cuentaID, curso])
@@ -276,7 +276,7 @@ extension AppDatabase {
     /// The waiter has taken a ready comanda to the table.
     public func comandaServida(cuentaID: Int64, id: Int64, now: Int64) -> PendingWrite<Comanda> {
         checksWrite(changes: { [.cuenta(id: cuentaID, comandas: [$0])] }) { db in
-            try Self.checkOpen(db, id: cuentaID)
+            try Self.checkNotVoided(db, id: cuentaID)
             return try Self.moveComanda(db, id: id, cuentaID: cuentaID, from: .preparada, to: .servida, now: now)
         }
     }
@@ -341,6 +341,17 @@ extension AppDatabase {
         }
         guard let open else { throw CuentaError.notFound }
         guard open else { throw CuentaError.cerrada }
+    }
+
+    /// The check exists and is not voided: firing, readying and serving move
+    /// no money, so a paid check (`cobrada`) still has its held courses fired
+    /// and its food served (the guests paid for it). Else 404, or 409
+    /// `cuenta_cerrada` for a voided one.
+    static func checkNotVoided(_ db: Database, id: Int64) throws {
+        guard let estado = try String.fetchOne(db.cachedStatement(sql: "SELECT estado FROM cuenta WHERE id = ?"), arguments: [id]) else {
+            throw CuentaError.notFound
+        }
+        guard estado != EstadoCuenta.anulada.rawValue else { throw CuentaError.cerrada }
     }
 
     /// The check's table name, if the check is open: else 404 or 409 `cuenta_cerrada`.

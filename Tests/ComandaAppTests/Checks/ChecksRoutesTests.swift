@@ -132,6 +132,43 @@ import Testing
 
     /// A dish's options and VAT rate, set by the manager; a line picks them by
     /// the rule, and keeps them (and their prices) frozen.
+    /// A paid check's food is still cooked and served: its held course is
+    /// fired, readied and served after the payment (the guests paid for
+    /// it), and the board does not keep it forever.
+    @Test func aPaidChecksHeldCourseIsFiredAndServed() throws {
+        let (app, db) = try makeUserApp { config in
+            config.empresaNif = "B12345678"
+            config.empresaRazonSocial = "Casa Pepe S.L."
+        }
+        try withServer(responder: app) { _, port in
+            let c = try TestClient(port: port)
+            let (boss, waiter, cook) = (try c.staff("jefa", .gerente, db), try c.staff("luis", .camarero, db), try c.staff("coci", .cocina, db))
+            let platos = try db.menuSnapshot().platos
+            let tortilla = try #require(platos.first { $0.nombre == "Tortilla" }?.id), flan = try #require(platos.first { $0.nombre == "Flan" }?.id)
+            let mesa = try #require(json(try c.postJSON("/mesas", #"{"nombre": "P1", "plazas": 4}"#, token: boss))["id"] as? Int)
+            let cuenta = try #require(json(try c.postJSON("/mesas/\(mesa)/sentar", #"{"comensales": 2}"#, token: waiter))["id"] as? Int)
+            let base = "/cuentas/\(cuenta)"
+            #expect(try c.postJSON(base + "/lineas", #"{"plato_id": \#(tortilla)}"#, token: waiter).status == 201)
+            #expect(try c.postJSON(base + "/lineas", #"{"plato_id": \#(flan), "curso": 3}"#, token: waiter).status == 201)
+            let sent = try #require(try c.postJSON(base + "/enviar", "{}", token: waiter).json as? [String: Any])
+            let comandas = try #require(sent["comandas"] as? [[String: Any]])
+            let postre = try #require(comandas.first { $0["curso"] as? Int == 3 }?["id"] as? Int)
+            #expect(try c.postJSON(base + "/cobros", #"{"metodo": "tarjeta"}"#, token: waiter).status == 201)
+            #expect(json(try c.authed("GET", base, waiter))["estado"] as? String == "cobrada")
+            let fired = try c.postJSON(base + "/marchar", #"{"curso": 3}"#, token: waiter)
+            #expect(fired.status == 200, "\(fired.text)")
+            #expect(try c.postJSON("/cocina/comandas/\(postre)/preparada", "{}", token: cook).status == 200)
+            let ready = (try c.authed("GET", "/cocina/comandas", cook).json as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int }
+            #expect(ready.contains(postre))
+            let served = try c.postJSON(base + "/comandas/\(postre)/servida", "{}", token: waiter)
+            #expect(served.status == 200, "\(served.text)")
+            let board = (try c.authed("GET", "/cocina/comandas", cook).json as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int }
+            #expect(!board.contains(postre))
+            // Moving money is still refused on it.
+            #expect(try c.postJSON(base + "/lineas", #"{"plato_id": \#(flan)}"#, token: waiter).errorCode == "cuenta_cerrada")
+        }
+    }
+
     @Test func optionsAndVATOnALine() throws {
         try withStaff { s in
             let (c, boss, waiter) = (s.c, s.boss, s.waiter)
