@@ -54,12 +54,14 @@ public struct PendingWrite<T>: Sendable {
         }
     }
 
-    /// The same write with `check` run first, in the same transaction: what
-    /// `check` throws is told as it is (not as the write's own errors are).
+    /// The same write with `check` run first, in the same transaction: a
+    /// refusal `check` throws is told as it is (not as the write's own errors
+    /// are); the database's own failures as the write's are (a 503 when the
+    /// disk is gone, say).
     func checked(by check: @escaping @Sendable (Database) throws -> Void) -> PendingWrite<T> {
         let body = body, mapError = mapError
         return PendingWrite(database, mapError: { ($0 as? CheckRefused)?.error ?? mapError($0) }, committed: committed, changes: changes) { db in
-            do { try check(db) } catch { throw CheckRefused(error: error) }
+            do { try check(db) } catch let failure as DatabaseError { throw failure } catch { throw CheckRefused(error: error) }
             return try body(db)
         }
     }
