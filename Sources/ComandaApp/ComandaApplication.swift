@@ -226,7 +226,8 @@ public final class ComandaApplication: HTTPResponder {
                 if !route.access.allows(usuario.rol) { throw UserError.forbidden }
                 session = Session(usuario: usuario, tokenHash: hash)
             }
-            return try route.handler(RouteRequest(http: request, params: parameters, session: session, longReads: longReads, finish: finish))
+            return try route.handler(RouteRequest(http: request, params: parameters, session: session, access: route.access,
+                                                     longReads: longReads, finish: finish))
         } catch {
             return errorResponse(error, request: request)
         }

@@ -26,7 +26,7 @@ struct ChecksRoutes: Feature {
         let checks = checks, live = live
         // The waiters': every change of a check (`event: cuenta`); on connect the open checks.
         router.addStream("/cuentas/eventos", Self.waiters) { r in
-            live.stream("cuentas", r, access: Self.waiters) { ("cuentas", ChecksJSON.cuentas(try checks.abiertas())) }
+            live.stream("cuentas", r) { ("cuentas", ChecksJSON.cuentas(try checks.abiertas())) }
         }
         router.add(.GET, "/cuentas", Self.waiters) { r in
             let estado = try r.http.queryValue("estado").map { raw in

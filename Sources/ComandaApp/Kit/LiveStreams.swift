@@ -15,13 +15,13 @@ struct LiveStreams: Sendable {
 
     /// A stream of `topic` for `r`: the head now, then the hub's events for
     /// as long as the client listens. A logged-in caller's stream ends with
-    /// their session, or once they no longer pass `access` (the route's);
+    /// their session, or once they no longer pass the route's access;
     /// `alive`: checked before each event, once false the stream ends.
     /// `snapshot` (and `also`) are sent first on connect.
-    func stream(_ topic: String, _ r: RouteRequest, access: Access, alive: (@Sendable () -> Bool)? = nil,
+    func stream(_ topic: String, _ r: RouteRequest, alive: (@Sendable () -> Bool)? = nil,
                 snapshot: @escaping @Sendable () throws -> (event: String, data: String),
                 also: @escaping @Sendable () throws -> [(event: String, data: String)] = { [] }) -> HTTPResponse {
-        let hub = hub, logger = logger, lastEventID = r.http.headers["Last-Event-ID"]
+        let hub = hub, logger = logger, lastEventID = r.http.headers["Last-Event-ID"], access = r.access
         let held = r.session.map { (sessions, $0) }
         let headers = HTTPHeaders([
             ("Content-Type", "text/event-stream; charset=utf-8"),

@@ -98,6 +98,8 @@ struct RouteRequest: Sendable {
     let http: HTTPRequest
     let params: PathParameters
     let session: Session?
+    /// Who may call the route (checked already; a stream keeps checking it).
+    let access: Access
     /// Where `offLoop` makes its answers.
     let longReads: BlockingPool
     /// Finishes an answer given later as every answer is finished (errors

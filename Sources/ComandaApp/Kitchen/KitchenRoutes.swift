@@ -20,7 +20,7 @@ struct KitchenRoutes: Feature {
     func register(on router: inout Routes) {
         let kitchen = kitchen, checks = checks, live = live
         router.addStream("/cocina/eventos", .staff(.cocina)) { r in
-            live.stream("cocina", r, access: .staff(.cocina)) {
+            live.stream("cocina", r) {
                 ("snapshot", String(decoding: try kitchen.board.list(EstadoPedido.activos).0.joined(), as: UTF8.self))
             } also: {
                 // The table comandas beside the orders: the body of `GET /cocina/comandas`.

@@ -33,7 +33,7 @@ struct TableLinkRoutes: Feature {
         router.addStream("/m/:token/eventos", .anyone) { r in
             let token = Self.token(r.params)
             let mesa = try links.mesa(token: token)
-            return live.stream(TableLinkLive.topic(mesa.id), r, access: .anyone, alive: { links.isLink(token) }) {
+            return live.stream(TableLinkLive.topic(mesa.id), r, alive: { links.isLink(token) }) {
                 ("cuenta", try links.vista(links.mesa(token: token)).body)
             }
         }

@@ -29,14 +29,14 @@ struct WaitlistRoutes: Feature {
     func register(on router: inout Routes) {
         let waitlist = waitlist, pages = pages, live = live
         router.addStream("/reservations/eventos", .anyone) { r in
-            live.stream("reservations", r, access: .anyone) { ("reservations", try WaitlistJSON.list(waitlist).body) }
+            live.stream("reservations", r) { ("reservations", try WaitlistJSON.list(waitlist).body) }
         }
         // The guest's own: the link is the key (unknown: 404 before any stream).
         // The stream stays open when the party leaves the list, its final
         // `estado` sent.
         router.addStream("/espera/:token/eventos", .anyone) { r in
             let party = try Self.guest(r.params, waitlist)
-            return live.stream("espera/\(party.id)", r, access: .anyone) {
+            return live.stream("espera/\(party.id)", r) {
                 ("estado", try WaitlistJSON.estado(id: party.id, waitlist))
             }
         }
