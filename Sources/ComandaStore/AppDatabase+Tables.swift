@@ -61,7 +61,8 @@ extension AppDatabase {
 
     /// Retires a free table (kept for history; its name may be used again).
     public func retireMesa(id: Int64, now: Int64) -> PendingWrite<Void> {
-        tablesWrite { db in
+        // Its link dies with it: the link's open streams are told (and end).
+        tablesWrite(also: [.enlace(mesaID: id)]) { db in
             try db.cachedStatement(sql: "UPDATE mesa SET retirada = ? WHERE id = ? AND retirada IS NULL AND estado = 'libre'")
                 .execute(arguments: [now, id])
             guard db.changesCount == 1 else {

@@ -58,7 +58,7 @@ final class TableLinkLive: Sendable {
         }
     }
 
-    /// The table has a new link: an event is sent anyway, which ends the old link's streams.
+    /// The table has a new link, or none (retired): an event is sent anyway, which ends the old link's streams.
     private func relinked(_ mesaID: Int64) {
         queue.async { [self] in publish(mesaID, force: true) }
     }
@@ -70,7 +70,13 @@ final class TableLinkLive: Sendable {
             return
         }
         do {
-            guard let body = try links.vista(mesaID: mesaID)?.body else { return }
+            guard let body = try links.vista(mesaID: mesaID)?.body else {
+                // The table is gone (retired): an event anyway, which ends its link's streams
+                // (each checks its link before an event is sent, and this one never is).
+                if force { hub.publish(topic, event: "cuenta", data: "null") }
+                sent.withLock { $0[topic] = nil }
+                return
+            }
             if !force, sent.withLock({ $0[topic] }) == body { return }
             sent.withLock { $0[topic] = body }
             hub.publishState(topic, event: "cuenta") { body }

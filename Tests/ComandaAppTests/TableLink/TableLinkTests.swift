@@ -205,6 +205,27 @@ import Testing
         }
     }
 
+    /// Retiring a table ends its link's open streams within a second (its
+    /// link is dead), as a new link does.
+    @Test func retiringATableEndsItsLinksStreams() throws {
+        try withStaff { s in
+            let (mesa, token) = try s.table("T6")
+            let stream = try TestClient(port: s.port, timeout: 5)
+            #expect(try stream.openStream("/m/\(token)/eventos").status == 200)
+            #expect(try stream.readDataEvent().event == "cuenta")
+            let retired = Date()
+            #expect(try s.c.authed("DELETE", "/mesas/\(mesa)", s.boss).status == 204)
+            // The stream's last chunk (no event), then the close, within a second.
+            var chunks = 0
+            while let chunk = try stream.readChunk(), chunks < 5 {
+                #expect(!String(decoding: chunk, as: UTF8.self).contains("event:"))
+                chunks += 1
+            }
+            #expect(chunks < 5 && stream.closedByServer(within: 1))
+            #expect(Date().timeIntervalSince(retired) < 1)
+        }
+    }
+
     @Test func theLinkShownToTheManagerOnlyAndItsQRCode() throws {
         try withStaff(configure: { $0.urlPublica = "https://casa-pepe.es" }) { s in
             let c = s.c
