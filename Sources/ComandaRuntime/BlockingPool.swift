@@ -46,6 +46,13 @@ public final class BlockingPool: BackgroundService, @unchecked Sendable {
         return jobs.count - head
     }
 
+    /// Threads alive now (0 once stopped and done).
+    public var threadCount: Int {
+        mutex.lock()
+        defer { mutex.unlock() }
+        return threads
+    }
+
     private func enqueue(_ job: @escaping @Sendable () -> Void, bounded: Bool) -> Bool {
         mutex.lock()
         // Jobs a thread (idle, or still to be started) takes at once do not wait.

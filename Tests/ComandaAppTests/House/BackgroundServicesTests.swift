@@ -103,8 +103,11 @@ import Testing
         let pool = BlockingPool(name: "prueba", maxThreads: 2)
         let ran = Locked(0)
         for _ in 0..<4 { pool.submit { Thread.sleep(forTimeInterval: 0.05); ran.withLock { $0 += 1 } } }
+        #expect(pool.threadCount == 2)
         pool.stop()
         try waitUntil { ran.withLock { $0 } == 4 }
+        // And its threads end (a pool that is not stopped keeps them, idle).
+        try waitUntil { pool.threadCount == 0 }
         #expect(pool.serviceName == "prueba")
     }
 
