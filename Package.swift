@@ -66,11 +66,11 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        // Public/, Config/ and docs/openapi.json built into the binary (symlinks
+        // Public/ and Config/ built into the binary (symlinks
         // in the target's folder point at them), for a binary run from anywhere.
         .target(
             name: "ComandaResources",
-            resources: [.embedInCode("Public"), .embedInCode("Config"), .embedInCode("openapi.json")]
+            resources: [.embedInCode("Public"), .embedInCode("Config")]
         ),
         // Routes binding HTTP to the domain, configuration, error mapping.
         .target(

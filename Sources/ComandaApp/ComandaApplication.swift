@@ -36,7 +36,7 @@ public final class ComandaApplication: HTTPResponder {
     private let legacyBase: String
 
     /// Builds the application on an open database; `now` (Unix seconds) is the clock.
-    /// `locator` finds the default pages and the API description (working directory, then beside the binary).
+    /// `locator` finds the default pages (working directory, then beside the binary).
     /// Nothing runs in the background until `start()`.
     public init(configuration: AppConfiguration, database: AppDatabase, logger: Logger = Logger(label: "comanda"),
                 now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) },
@@ -65,11 +65,12 @@ public final class ComandaApplication: HTTPResponder {
         let kitchen = KitchenService(database: database, hub: hub, now: now)
         let waitlist = WaitlistService(database: database, now: now, minutesPerParty: c.minutosPorGrupo, zone: zone)
         let checks = ChecksService(database: database, now: now, zone: zone)
+        let document = APIDescriptionRoutes.Document()
         let features: [any Feature] = [
             HealthRoutes(),
             SettingsRoutes(nombreRestaurante: c.nombreRestaurante, zonaHoraria: c.zonaHoraria),
             MetricsRoutes(metrics: metrics),
-            APIDescriptionRoutes(document: APIDescriptionRoutes.document(locator)),
+            APIDescriptionRoutes(document: document),
             MenuRoutes(catalog: menu),
             MenuEditRoutes(menu: menu, now: now),
             UserRoutes(users: users, menu: menu, passwords: passwords, streams: streams),
@@ -91,6 +92,12 @@ public final class ComandaApplication: HTTPResponder {
             feature.subscribe(to: &subscriptions)
         }
         self.router = router.router
+        let described = router.document()
+        openAPIDocument = described.text + "\n"
+        document.set(openAPIDocument)
+        #if DEBUG
+        schemaCheck = SchemaCheck(document: described, routes: router.router.entries.map { ($0.method, $0.pattern) })
+        #endif
         changes = Changes(subscriptions, database: database)
     }
 
@@ -125,6 +132,19 @@ public final class ComandaApplication: HTTPResponder {
     deinit {
         for service in services.reversed() { service.stop() }
     }
+
+    /// The OpenAPI 3.1 description of the routes, as `GET /openapi.json` serves it (`comanda openapi` prints it).
+    public let openAPIDocument: String
+    #if DEBUG
+    /// Debug builds hold every JSON answer to its route's description.
+    private let schemaCheck: SchemaCheck
+
+    /// What is wrong with `response` as an answer of the route `method` `pattern`
+    /// by its description (nil: nothing, or not JSON). Debug builds only.
+    public func describedProblem(_ response: HTTPResponse, method: HTTPMethod, pattern: String) -> String? {
+        schemaCheck.problem(response, method: method, pattern: pattern)
+    }
+    #endif
 
     /// Every route with its access, in the order registered (the API description is held against it).
     public var routeTable: [RouteEntry] {
@@ -175,6 +195,15 @@ public final class ComandaApplication: HTTPResponder {
     /// Gzip and conditional GET applied, the pages' security headers added,
     /// the metrics told: the last step of every answer.
     func finish(_ answer: HTTPResponse, for request: HTTPRequest, route: String, started: ContinuousClock.Instant) -> HTTPResponse {
+        var answer = answer
+        #if DEBUG
+        // A debug build's answer that breaks its route's description is a 500 saying how (tests see it at once).
+        if let problem = schemaCheck.problem(answer, method: request.method, pattern: route) {
+            logger.error("\(request.method.rawValue) \(route): the answer breaks its description: \(problem)")
+            answer = APIError(.internalServerError, "answer_breaks_description",
+                              "\(request.method.rawValue) \(route): the answer breaks its description: \(problem)").response
+        }
+        #endif
         var response = ConditionalGzip.finish(answer, for: request)
         PageHeaders.add(to: &response)
         let elapsed = ContinuousClock.now - started

@@ -1,6 +1,6 @@
-/// The pages, the configuration, the house menu and the API description,
-/// built into the binary (SwiftPM `embedInCode` resources: `Public/`,
-/// `Config/` and `docs/openapi.json`, through this folder's symlinks), so
+/// The pages, the configuration and the house menu, built into the binary
+/// (SwiftPM `embedInCode` resources: `Public/` and `Config/`, through this
+/// folder's symlinks), so
 /// `comanda serve` runs from any folder. Files found on disk win over these.
 public enum BuiltIn {
     /// `Public/`'s files by name. A test holds this list to the folder, both ways.
@@ -42,6 +42,4 @@ public enum BuiltIn {
     public static var configuration: [UInt8] { PackageResources.comanda_json }
     /// `Config/platos.json`, the house menu.
     public static var platos: [UInt8] { PackageResources.platos_json }
-    /// `docs/openapi.json`.
-    public static var openAPI: [UInt8] { PackageResources.openapi_json }
 }

@@ -15,7 +15,7 @@ struct Comanda: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "comanda",
         abstract: "A restaurant server: the menu, orders, users and the walk-in waitlist.",
-        subcommands: [Serve.self, ImportPlatos.self, CreateStaff.self, CreateHost.self, Backup.self, Verifactu.self],
+        subcommands: [Serve.self, ImportPlatos.self, CreateStaff.self, CreateHost.self, Backup.self, Verifactu.self, OpenAPI.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -394,5 +394,23 @@ struct Verifactu: ParsableCommand {
                 fail("\(error)")
             }
         }
+    }
+}
+
+/// `comanda openapi`: prints the API's OpenAPI 3.1 description as the routes
+/// say it, for the default settings (`docs/openapi.json` is this output).
+struct OpenAPI: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "openapi",
+        abstract: "Print the API's OpenAPI 3.1 description (docs/openapi.json), as the routes describe themselves."
+    )
+
+    func run() throws {
+        var logger = Logger(label: "comanda")
+        logger.logLevel = .critical
+        let database: AppDatabase
+        do { database = try AppDatabase.inMemory() } catch { fail("cannot make the routes: \(error.description)") }
+        let app = ComandaApplication(configuration: AppConfiguration(), database: database, logger: logger)
+        FileHandle.standardOutput.write(Data(app.openAPIDocument.utf8))
     }
 }

@@ -144,3 +144,43 @@ extension JSONWriter {
         }
     }
 }
+
+extension BillJSON {
+    /// The schemas of these answers, by name (`$ref`s in the routes' descriptions).
+    static let schemas: [String: Spec] = [
+        "Factura": .obj([
+            "id": .integerID,
+            "numero": ["type": "string", "description": "`{serieFacturas}{YYYY}-{NNNNNN}`, no gap and no repeat."],
+            "fecha": .time,
+            "cuenta_id": .integerID,
+            "mesa": .text,
+            "importe_total": .money,
+            "cuota_total": .money,
+            "desglose": .list(.obj(["iva": .iva, "base": .money, "cuota": .money])),
+            "lineas": .list(.obj(["nombre": .text, "cantidad": .integer(from: 1), "importe": .money])),
+            "metodo": .oneOf(["efectivo", "tarjeta", "otro"]),
+            "estado": .oneOf(["emitida", "anulada"]),
+            "huella": ["type": "string", "pattern": "^[0-9A-F]{64}$", "description": "Its billing record's SHA-256 `Huella`."],
+            "qr": ["type": "string", "description": "The AEAT's checking address (`ValidarQR`), the text of its QR code."],
+        ], description: "A simplified invoice (factura simplificada): one per payment."),
+        "Cobro": .obj([
+            "cobro": .obj(["id": .integerID, "metodo": .oneOf(["efectivo", "tarjeta", "otro"]), "importe": .money, "propina": .money, "entregado": ["type": ["number", "null"], "minimum": 0, "description": "Euros with at most two decimals, computed from integer cents."], "cambio": ["type": ["number", "null"], "minimum": 0, "description": "Euros with at most two decimals, computed from integer cents."], "fecha": .time]),
+            "factura": .ref("Factura"),
+            "cuenta": .ref("Cuenta"),
+        ], description: "A payment taken: its invoice and the check after it."),
+        "Registros": .obj([
+            "registros": .list(["type": "object", "additionalProperties": false, "properties": ["posicion": .integer(from: 1), "tipo": .oneOf(["alta", "anulacion"]), "IDEmisorFactura": .text, "NumSerieFactura": .text, "FechaExpedicionFactura": .text, "TipoFactura": .oneOf(["F2"]), "CuotaTotal": .text, "ImporteTotal": .text, "IDEmisorFacturaAnulada": .text, "NumSerieFacturaAnulada": .text, "FechaExpedicionFacturaAnulada": .text, "FechaHoraHusoGenRegistro": .text, "Huella": ["type": "string", "pattern": "^[0-9A-F]{64}$"], "anterior": ["type": ["object", "null"], "properties": ["IDEmisorFactura": .text, "NumSerieFactura": .text, "FechaExpedicionFactura": .text, "Huella": .text]]], "required": ["posicion", "tipo", "FechaHoraHusoGenRegistro", "Huella", "anterior"]]),
+        ], description: "VERI*FACTU billing records in chain order."),
+        "InformeCaja": .obj([
+            "desde": .text,
+            "hasta": .text,
+            "facturas": .integer(from: 0),
+            "total": .money,
+            "por_metodo": .list(.obj(["metodo": .text, "importe": .money, "propinas": .money])),
+            "iva": .list(.obj(["iva": ["type": "integer"], "base": .money, "cuota": .money])),
+            "anuladas": .integer(from: 0),
+            "lineas_anuladas": .list(.obj(["nombre": .text, "cantidad": ["type": "integer"], "motivo": .text, "gerente": .textOrNull])),
+            "propinas_por_camarero": .list(.obj(["id": .integerID, "nombre": .text, "propinas": .money])),
+        ], description: "The cash of those days: invoices not voided by method and VAT rate, voided ones, voided lines, tips per waiter."),
+    ]
+}

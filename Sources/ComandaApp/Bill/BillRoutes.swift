@@ -10,25 +10,53 @@ struct BillRoutes: Feature {
     let idempotency: Idempotency
 
     func register(on router: inout Routes) {
+        router.describe(BillJSON.schemas)
         let bill = bill, idempotency = idempotency
         // With `Idempotency-Key` (a tap of Cobrar): a repeat answers the first answer and issues nothing.
-        router.add(.POST, "/cuentas/:id/cobros", ChecksRoutes.waiters) { r in
+        router.add(.POST, "/cuentas/:id/cobros", ChecksRoutes.waiters, .op(
+            "Take a payment: everything owed, an `importe`, some `lineas` or one of `partes` shares (at most one of them); a tip apart; cash with `entregado` and its change. Issues one simplified invoice and its chained billing record; the check `cobrada` when nothing is owed.",
+            id: "cobrar",
+            tags: ["The bill"],
+            params: [.path("id", "The check's id."), .idempotencyKey],
+            body: NuevoCobro.self,
+            responses: [
+                "201": .ok(.ref("Cobro"), "Paid."),
+                "409": .error("`empresa_sin_configurar`, `lineas_sin_enviar`, `nada_que_cobrar`, `cuenta_cerrada`, or `idempotency_key_in_use` (a repeat of a payment still being written: nothing issued)."),
+            ])) { r in
             let cuentaID = try ChecksRoutes.id(r.params)
             let usuarioID = try r.usuario.id
-            let pago = try Self.pago(try JSONBody(r.http), camareroID: usuarioID)
+            let pago = try NuevoCobro(r.http).cobrar(camareroID: usuarioID)
             return try idempotency.after(r, usuarioID: usuarioID, { try bill.cobrar(cuentaID: cuentaID, pago) }) { result in
                 var response = HTTPResponse.json(BillJSON.cobro(result.0, result.1, result.2), status: .created)
                 response.headers.add("Location", "/facturas/\(result.1.id)")
                 return response
             }
         }
-        router.add(.GET, "/facturas/:id", ChecksRoutes.waiters) { r in
+        router.add(.GET, "/facturas/:id", ChecksRoutes.waiters, .op(
+            "One invoice.",
+            id: "factura",
+            tags: ["The bill"],
+            params: [.path("id", "The invoice's id.")],
+            responses: ["200": .ok(.ref("Factura"))])) { r in
             .json(BillJSON.factura(try bill.factura(id: try Self.id(r.params))))
         }
-        router.add(.GET, "/facturas/:id/ticket", ChecksRoutes.waiters) { r in
+        router.add(.GET, "/facturas/:id/ticket", ChecksRoutes.waiters, .op(
+            "The invoice for the printer: plain text, 42 columns: the company, FACTURA SIMPLIFICADA, number, lines, TOTAL, VAT per rate, the payment, the QR's text.",
+            id: "facturaTicket",
+            tags: ["The bill"],
+            params: [.path("id", "The invoice's id.")],
+            responses: ["200": .plain("The ticket.")])) { r in
             .text(try bill.ticket(id: try Self.id(r.params)))
         }
-        router.add(.GET, "/facturas/:id/qr.png", ChecksRoutes.waiters) { r in
+        router.add(.GET, "/facturas/:id/qr.png", ChecksRoutes.waiters, .op(
+            "The invoice's QR code (ISO/IEC 18004, error correction M) encoding exactly its `qr`, as PNG; a strong ETag.",
+            id: "facturaQR",
+            tags: ["The bill"],
+            params: [.path("id", "The invoice's id.")],
+            responses: [
+                "200": ["description": "The QR code.", "content": ["image/png": ["schema": ["type": "string", "format": "binary"]]], "headers": .etag],
+                "304": .notModified,
+            ])) { r in
             let (png, huella) = try bill.qr(id: try Self.id(r.params))
             var response = HTTPResponse(status: .ok, body: png)
             response.headers.add("Content-Type", "image/png")
@@ -37,21 +65,42 @@ struct BillRoutes: Feature {
             response.headers.add("Cache-Control", "private, max-age=86400")
             return response
         }
-        router.add(.POST, "/facturas/:id/anular", .staff(.gerente)) { r in
+        router.add(.POST, "/facturas/:id/anular", .staff(.gerente), .op(
+            "Void an invoice, with a reason: a cancellation record is chained and its amount is owed again on its check.",
+            id: "anularFactura",
+            tags: ["The bill"],
+            params: [.path("id", "The invoice's id.")],
+            body: Anular.self,
+            responses: ["200": .ok(.ref("Factura")), "409": .error("`transicion_no_valida`: already voided.")])) { r in
             let id = try Self.id(r.params)
-            let motivo = try CuentaRules.motivo(try JSONBody(r.http).string("motivo"))
+            let motivo = try Anular(r.http).motivo
             return r.after(try bill.anular(facturaID: id, motivo: motivo, gerenteID: try r.usuario.id)) { .json(BillJSON.factura($0)) }
         }
-        router.add(.GET, "/facturas", .staff(.gerente)) { r in
+        router.add(.GET, "/facturas", .staff(.gerente), .op(
+            "The invoices issued on the restaurant's days `desde`…`hasta` (both default to today), by number, voided ones included.",
+            id: "facturas",
+            tags: ["The bill"],
+            params: [.query("desde", "YYYY-MM-DD.", .text), .query("hasta", "YYYY-MM-DD.", .text)],
+            responses: ["200": .ok(.list(.ref("Factura"))), "503": .readsBusy])) { r in
             let range = try DayRange(r.http, today: LocalTime.day(bill.now(), zone: bill.zone))
             return try r.offLoop { .json(BillJSON.facturas(try bill.facturas(range))) }
         }
-        router.add(.GET, "/verifactu/registros", .staff(.gerente)) { r in
+        router.add(.GET, "/verifactu/registros", .staff(.gerente), .op(
+            "The billing records in chain order after position `despues`, at most `limite`.",
+            id: "registros",
+            tags: ["The bill"],
+            params: [.query("despues", "A position (default 0).", .integer(from: 0)), .query("limite", "1…5000 (default 500).", .integer(1, 5000))],
+            responses: ["200": .ok(.ref("Registros")), "503": .readsBusy])) { r in
             let despues = try Self.query(r.http, "despues", default: 0, 0...Int.max)
             let limite = try Self.query(r.http, "limite", default: 500, 1...5000)
             return try r.offLoop { .json(BillJSON.registros(try bill.registros(despues: Int64(despues), limite: limite))) }
         }
-        router.add(.GET, "/informes/caja", .staff(.gerente)) { r in
+        router.add(.GET, "/informes/caja", .staff(.gerente), .op(
+            "The cash report over the restaurant's days `desde`…`hasta`: by method, VAT per rate, tips per waiter, voided lines and invoices.",
+            id: "informeCaja",
+            tags: ["Reports"],
+            params: [.query("desde", "YYYY-MM-DD.", .text), .query("hasta", "YYYY-MM-DD.", .text)],
+            responses: ["200": .ok(.ref("InformeCaja")), "503": .readsBusy])) { r in
             let range = try DayRange(r.http, today: LocalTime.day(bill.now(), zone: bill.zone))
             return try r.offLoop { .json(BillJSON.caja(try bill.caja(range), desde: range.desdeText, hasta: range.hastaText)) }
         }
@@ -80,33 +129,5 @@ struct BillRoutes: Feature {
             throw APIError.validation(field, "must be from \(Verifactu.importe(range.lowerBound)) to \(Verifactu.importe(range.upperBound))")
         }
         return Int(cents)
-    }
-
-    /// The payment a body asks for: `metodo`, at most one of `importe`, `lineas`, `partes`, and `propina`, `entregado`.
-    static func pago(_ body: JSONBody, camareroID: Int64) throws -> AppDatabase.Cobrar {
-        let raw = try body.string("metodo")
-        guard let metodo = MetodoPago(rawValue: raw) else { throw APIError.validation("metodo", "must be efectivo, tarjeta or otro") }
-        let given = ["importe", "lineas", "partes"].filter(body.has)
-        guard given.count <= 1 else { throw APIError.validation(given[1], "only one of importe, lineas and partes may be given") }
-        let importe: ImporteCobro
-        switch given.first {
-        case "importe": importe = .importe(try cents(body, "importe", 1...10_000_000))
-        case "lineas":
-            let ids = try body.ints("lineas")
-            guard ids.allSatisfy({ $0 > 0 }) else { throw APIError.validation("lineas", "must be ids of lines of this check") }
-            importe = .lineas(ids.map(Int64.init))
-        case "partes":
-            let n = try body.int("partes")
-            guard (2...50).contains(n) else { throw APIError.validation("partes", "must be a whole number from 2 to 50") }
-            importe = .partes(n)
-        default: importe = .todo
-        }
-        let propina = body.has("propina") ? try cents(body, "propina", 0...100_000) : 0
-        var entregado: Int?
-        if body.has("entregado") {
-            guard metodo == .efectivo else { throw APIError.validation("entregado", "is for cash (efectivo) only") }
-            entregado = try cents(body, "entregado", 0...10_000_000)
-        }
-        return AppDatabase.Cobrar(metodo: metodo, importe: importe, propinaCentimos: propina, entregadoCentimos: entregado, camareroID: camareroID)
     }
 }

@@ -99,3 +99,56 @@ extension JSONWriter {
         }
     }
 }
+
+extension ChecksJSON {
+    /// The schemas of these answers, by name (`$ref`s in the routes' descriptions).
+    static let schemas: [String: Spec] = [
+        "Cuenta": .obj([
+            "id": .integerID,
+            "mesa_id": .integerID,
+            "mesa": .text,
+            "comensales": .integer(from: 1),
+            "estado": .oneOf(["abierta", "cobrada", "anulada"]),
+            "abierta": .time,
+            "cerrada": .nullable(.time),
+            "camarero": ["anyOf": [.obj(["id": .integerID, "nombre": .text]), ["type": "null"]]],
+            "lineas": .list(.ref("LineaCuenta")),
+            "total": .money,
+            "cobrado": .money,
+            "pendiente": .money,
+            "propinas": .money,
+            "pide_cuenta": .boolean,
+            "facturas": .list(.integerID),
+        ], description: "A table's check, opened by seating it, with its lines."),
+        "LineaCuenta": .obj([
+            "id": .integerID,
+            "plato_id": .integerID,
+            "nombre": .text,
+            "precio_unitario": .money,
+            "cantidad": .integer(1, 100),
+            "opciones": .list(.obj(["grupo": .text, "valor": .text, "precio": .money])),
+            "notas": ["type": "string", "maxLength": 200],
+            "curso": .curso,
+            "estado": .oneOf(["pendiente", "en_espera", "marchada", "preparada", "servida", "anulada"]),
+            "origen": .oneOf(["camarero", "cliente"]),
+            "comanda_id": ["type": ["integer", "null"], "minimum": 1],
+            "subtotal": .money,
+            "iva": .iva,
+        ], description: "A line of a check: price (dish plus options), name and VAT rate frozen when added."),
+        "Comanda": .obj([
+            "id": .integerID,
+            "cuenta_id": .integerID,
+            "mesa": .text,
+            "curso": .curso,
+            "estado": .oneOf(["en_espera", "marchada", "preparada", "servida"]),
+            "enviada": .time,
+            "marchada": .nullable(.time),
+            "preparada": .nullable(.time),
+            "camarero": ["anyOf": [.obj(["id": .integerID, "nombre": .text]), ["type": "null"]]],
+            "lineas": .list(.ref("LineaCuenta")),
+        ], description: "What the kitchen receives: one course of one send."),
+        "Comandas": .obj([
+            "comandas": .list(.ref("Comanda")),
+        ]),
+    ]
+}

@@ -23,12 +23,21 @@ struct ChecksRoutes: Feature {
     static let waiters = Access.staffOf([.camarero])
 
     func register(on router: inout Routes) {
+        router.describe(ChecksJSON.schemas)
         let checks = checks, live = live
         // The waiters': every change of a check (`event: cuenta`); on connect the open checks.
-        router.addStream("/cuentas/eventos", Self.waiters) { r in
+        router.addStream("/cuentas/eventos", Self.waiters, .stream(
+            "The checks as Server-Sent Events: `event: cuentas` with the body of `GET /cuentas` on connect, then `event: cuenta` with the `Cuenta` after each change of one.",
+            id: "cuentasEvents",
+            events: ["cuentas", "cuenta"])) { r in
             live.stream("cuentas", r) { ("cuentas", ChecksJSON.cuentas(try checks.abiertas())) }
         }
-        router.add(.GET, "/cuentas", Self.waiters) { r in
+        router.add(.GET, "/cuentas", Self.waiters, .op(
+            "The open checks, oldest first; `?estado=cobrada|anulada` with `desde`/`hasta` (the restaurant's days) for closed ones.",
+            id: "cuentas",
+            tags: ["Table service"],
+            params: [.query("estado", "abierta (default), cobrada or anulada.", .oneOf(["abierta", "cobrada", "anulada"])), .query("desde", "YYYY-MM-DD.", .text), .query("hasta", "YYYY-MM-DD.", .text)],
+            responses: ["200": .ok(.list(.ref("Cuenta"))), "503": .readsBusy])) { r in
             let estado = try r.http.queryValue("estado").map { raw in
                 guard let e = EstadoCuenta(rawValue: raw) else {
                     throw APIError.validation("estado", "must be abierta, cobrada or anulada")
@@ -39,62 +48,119 @@ struct ChecksRoutes: Feature {
             let range = try DayRange(r.http, today: LocalTime.day(checks.now(), zone: checks.zone))
             return try r.offLoop { .json(ChecksJSON.cuentas(try checks.cerradas(estado, range))) }
         }
-        router.add(.GET, "/cuentas/:id", Self.waiters) { r in
+        router.add(.GET, "/cuentas/:id", Self.waiters, .op(
+            "One check with its lines.",
+            id: "cuenta",
+            tags: ["Table service"],
+            params: [.path("id", "The check's id.")],
+            responses: ["200": .ok(.ref("Cuenta"))])) { r in
             .json(ChecksJSON.cuenta(try checks.cuenta(id: try Self.id(r.params))))
         }
         // The writes are answered after their commit, holding no thread meanwhile.
-        router.add(.POST, "/cuentas/:id/lineas", Self.waiters) { r in
+        router.add(.POST, "/cuentas/:id/lineas", Self.waiters, .op(
+            "Add a line (`pendiente`): always a new line, its price, name and VAT rate frozen now.",
+            id: "addLineaCuenta",
+            tags: ["Table service"],
+            params: [.path("id", "The check's id.")],
+            body: NuevaLineaCuenta.self,
+            responses: [
+                "201": .ok(.ref("LineaCuenta"), "Added."),
+                "409": .error("`plato_agotado` (sold out) or `cuenta_cerrada`."),
+            ])) { r in
             let cuentaID = try Self.id(r.params)
-            let body = try JSONBody(r.http)
-            let platoID = try body.int("plato_id")
-            guard platoID > 0 else { throw APIError.validation("plato_id", "is not a dish on the menu") }
-            let cantidad = try CuentaRules.cantidad(try body.optionalInt("cantidad") ?? 1)
-            let curso = try CuentaRules.curso(try body.optionalInt("curso") ?? 1)
-            let notas = body.has("notas") ? try CuentaRules.notas(try body.string("notas")) : ""
-            let opciones = body.has("opciones") ? try body.ints("opciones").map(Int64.init) : []
-            return r.after(checks.addLinea(cuentaID: cuentaID, platoID: Int64(platoID), cantidad: cantidad, curso: curso,
-                                           notas: notas, opciones: opciones)) { linea in
+            let nueva = try NuevaLineaCuenta(r.http)
+            return r.after(checks.addLinea(cuentaID: cuentaID, platoID: nueva.platoID, cantidad: nueva.cantidad, curso: nueva.curso,
+                                           notas: nueva.notas, opciones: nueva.opciones)) { linea in
                 var response = HTTPResponse.json(ChecksJSON.linea(linea), status: .created)
                 response.headers.add("Location", "/cuentas/\(cuentaID)/lineas/\(linea.id)")
                 return response
             }
         }
-        router.add(.PATCH, "/cuentas/:id/lineas/:linea", Self.waiters) { r in
+        router.add(.PATCH, "/cuentas/:id/lineas/:linea", Self.waiters, .op(
+            "Change a `pendiente` line.",
+            id: "updateLineaCuenta",
+            tags: ["Table service"],
+            params: [.path("id", "The check's id."), .path("linea", "The line's id (of that check).")],
+            body: CambiosLineaCuenta.self,
+            responses: ["200": .ok(.ref("LineaCuenta")), "409": .error("`linea_enviada` or `cuenta_cerrada`.")])) { r in
             let (cuentaID, lineaID) = (try Self.id(r.params), try Self.id(r.params, "linea", missing: .lineaNotFound))
-            let body = try JSONBody(r.http)
-            let cantidad = try body.optionalInt("cantidad").map { n throws(CuentaError) in try CuentaRules.cantidad(n) }
-            let curso = try body.optionalInt("curso").map { n throws(CuentaError) in try CuentaRules.curso(n) }
-            let notas = body.has("notas") ? try CuentaRules.notas(try body.string("notas")) : nil
-            return r.after(checks.updateLinea(cuentaID: cuentaID, lineaID: lineaID, cantidad: cantidad, curso: curso, notas: notas)) {
+            let c = try CambiosLineaCuenta(r.http)
+            return r.after(checks.updateLinea(cuentaID: cuentaID, lineaID: lineaID, cantidad: c.cantidad, curso: c.curso, notas: c.notas)) {
                 .json(ChecksJSON.linea($0))
             }
         }
-        router.add(.DELETE, "/cuentas/:id/lineas/:linea", Self.waiters) { r in
+        router.add(.DELETE, "/cuentas/:id/lineas/:linea", Self.waiters, .op(
+            "Delete a `pendiente` line.",
+            id: "deleteLineaCuenta",
+            tags: ["Table service"],
+            params: [.path("id", "The check's id."), .path("linea", "The line's id (of that check).")],
+            responses: ["204": .noContent, "409": .error("`linea_enviada` or `cuenta_cerrada`.")])) { r in
             let (cuentaID, lineaID) = (try Self.id(r.params), try Self.id(r.params, "linea", missing: .lineaNotFound))
             return r.after(checks.deleteLinea(cuentaID: cuentaID, lineaID: lineaID)) { HTTPResponse(status: .noContent) }
         }
-        router.add(.POST, "/cuentas/:id/lineas/:linea/anular", .staff(.gerente)) { r in
+        router.add(.POST, "/cuentas/:id/lineas/:linea/anular", .staff(.gerente), .op(
+            "Void a sent line, with a reason.",
+            id: "anularLinea",
+            tags: ["Table service"],
+            params: [.path("id", "The check's id."), .path("linea", "The line's id (of that check).")],
+            body: Anular.self,
+            responses: [
+                "200": .ok(.ref("LineaCuenta")),
+                "409": .error("`linea_no_enviada` (delete it instead), `transicion_no_valida` (already voided) or `cuenta_cerrada`."),
+            ])) { r in
             let (cuentaID, lineaID) = (try Self.id(r.params), try Self.id(r.params, "linea", missing: .lineaNotFound))
-            let motivo = try CuentaRules.motivo(try JSONBody(r.http).string("motivo"))
+            let motivo = try Anular(r.http).motivo
             return r.after(checks.anular(cuentaID: cuentaID, lineaID: lineaID, motivo: motivo, gerenteID: try r.usuario.id)) {
                 .json(ChecksJSON.linea($0.0))
             }
         }
-        router.add(.POST, "/cuentas/:id/enviar", Self.waiters) { r in
+        router.add(.POST, "/cuentas/:id/enviar", Self.waiters, .op(
+            "Send every `pendiente` line: one comanda per course, course 1 `marchada` at once, later courses `en_espera`.",
+            id: "enviar",
+            tags: ["Table service"],
+            params: [.path("id", "The check's id.")],
+            responses: [
+                "200": .ok(.ref("Comandas")),
+                "409": .error("`cuenta_cerrada`."),
+                "422": .error("`nada_que_enviar`: no line is `pendiente`."),
+            ])) { r in
             let cuentaID = try Self.id(r.params)
             return r.after(checks.enviar(cuentaID: cuentaID, camarero: Persona(id: try r.usuario.id, nombre: try r.usuario.nombre))) { .json(ChecksJSON.comandas($0)) }
         }
-        router.add(.POST, "/cuentas/:id/marchar", Self.waiters) { r in
+        router.add(.POST, "/cuentas/:id/marchar", Self.waiters, .op(
+            "Fire the held comandas of a course.",
+            id: "marchar",
+            tags: ["Table service"],
+            params: [.path("id", "The check's id.")],
+            body: Marchar.self,
+            responses: ["200": .ok(.ref("Comandas")), "409": .error("`nada_que_marchar` or `cuenta_cerrada`.")])) { r in
             let cuentaID = try Self.id(r.params)
-            let curso = try CuentaRules.curso(try JSONBody(r.http).int("curso"))
+            let curso = try Marchar(r.http).curso
             return r.after(checks.marchar(cuentaID: cuentaID, curso: curso)) { .json(ChecksJSON.comandas($0)) }
         }
-        router.add(.POST, "/cuentas/:id/comandas/:comanda/servida", Self.waiters) { r in
+        router.add(.POST, "/cuentas/:id/comandas/:comanda/servida", Self.waiters, .op(
+            "A ready comanda taken to the table: `preparada` → `servida`.",
+            id: "servida",
+            tags: ["Table service"],
+            params: [.path("id", "The check's id."), .path("comanda", "The comanda's id (of that check).")],
+            responses: [
+                "200": .ok(.ref("Comanda")),
+                "409": .error("`transicion_no_valida` or `cuenta_cerrada`."),
+            ])) { r in
             let (cuentaID, comandaID) = (try Self.id(r.params), try Self.id(r.params, "comanda", missing: .comandaNotFound))
             return r.after(checks.servida(cuentaID: cuentaID, comandaID: comandaID)) { .json(ChecksJSON.comanda($0)) }
         }
         // The whole board: made off the event loop (a board can be long, and its first read longer).
-        router.add(.GET, "/cocina/comandas", .staff(.cocina)) { r in
+        router.add(.GET, "/cocina/comandas", .staff(.cocina), .op(
+            "The kitchen's comandas: `marchada` and `preparada` by default, oldest fired first.",
+            id: "comandasCocina",
+            tags: ["Kitchen"],
+            params: [.query("estado", "States separated by commas.", ["type": "string", "pattern": "^(en_espera|marchada|preparada|servida)(,(en_espera|marchada|preparada|servida))*$"])],
+            responses: [
+                "200": .ok(.list(.ref("Comanda")), headers: .etag),
+                "304": .notModified,
+                "503": .readsBusy,
+            ])) { r in
             let estados = try Self.estados(r.http.queryValue("estado"))
             return try r.offLoop {
                 let (body, tag) = try checks.cocina(estados: estados)
@@ -104,19 +170,42 @@ struct ChecksRoutes: Feature {
                 return response
             }
         }
-        router.add(.POST, "/cuentas/:id/mover", Self.waiters) { r in
+        router.add(.POST, "/cuentas/:id/mover", Self.waiters, .op(
+            "Move an open check to a free table: the new one `ocupada`, the old one (and its joined tables) `por_limpiar` if it still holds this check (a check reopened by voiding an invoice after its table was freed leaves that table as it is).",
+            id: "mover",
+            tags: ["Table service"],
+            params: [.path("id", "The check's id.")],
+            body: Mover.self,
+            responses: [
+                "200": .ok(.ref("Cuenta")),
+                "409": .error("`mesa_no_libre` (with `estado`) or `cuenta_cerrada`."),
+            ])) { r in
             let cuentaID = try Self.id(r.params)
-            let mesaID = try JSONBody(r.http).int("mesa_id")
-            guard mesaID > 0 else { throw APIError.validation("mesa_id", "is not a table in service") }
-            return r.after(checks.mover(cuentaID: cuentaID, mesaID: Int64(mesaID))) { .json(ChecksJSON.cuenta($0)) }
+            let mesaID = try Mover(r.http).mesaID
+            return r.after(checks.mover(cuentaID: cuentaID, mesaID: mesaID)) { .json(ChecksJSON.cuenta($0)) }
         }
-        router.add(.GET, "/cuentas/:id/ticket", Self.waiters) { r in
+        router.add(.GET, "/cuentas/:id/ticket", Self.waiters, .op(
+            "The pre-bill: plain text, 42 columns: the lines, `TOTAL`, the VAT included per rate, *Documento no válido como factura*.",
+            id: "preCuenta",
+            tags: ["Table service"],
+            params: [.path("id", "The check's id.")],
+            responses: ["200": .plain("The pre-bill.")])) { r in
             .text(KitchenTicket.preCuenta(try checks.cuenta(id: try Self.id(r.params)), at: checks.now(), zone: checks.zone))
         }
-        router.add(.GET, "/cocina/comandas/:id/ticket", .staff(.cocina)) { r in
+        router.add(.GET, "/cocina/comandas/:id/ticket", .staff(.cocina), .op(
+            "The kitchen ticket of a comanda: plain text, 42 columns: table, comanda, course, lines with options and notes.",
+            id: "comandaTicket",
+            tags: ["Kitchen"],
+            params: [.path("id", "The comanda's id.")],
+            responses: ["200": .plain("The ticket.")])) { r in
             .text(KitchenTicket.render(try checks.comanda(id: try Self.id(r.params, missing: .comandaNotFound)), zone: checks.zone))
         }
-        router.add(.POST, "/cocina/comandas/:id/preparada", .staff(.cocina)) { r in
+        router.add(.POST, "/cocina/comandas/:id/preparada", .staff(.cocina), .op(
+            "Ready: `marchada` → `preparada`.",
+            id: "preparada",
+            tags: ["Kitchen"],
+            params: [.path("id", "The comanda's id.")],
+            responses: ["200": .ok(.ref("Comanda")), "409": .error("`transicion_no_valida`.")])) { r in
             let comandaID = try Self.id(r.params, missing: .comandaNotFound)
             return r.after(checks.preparada(comandaID: comandaID)) { .json(ChecksJSON.comanda($0)) }
         }

@@ -87,3 +87,10 @@ extension APIError {
 extension APIError: APIErrorConvertible {
     var apiError: APIError { self }
 }
+
+extension APIError {
+    /// The one error body's schema.
+    static let schema: Spec = .obj([
+        "error": .obj(["code": ["type": "string", "pattern": "^[a-z0-9_]+$", "description": "The contract's snake_case code."], "message": ["type": "string", "description": "What went wrong, for a person."], "field": ["type": "string", "description": "The field at fault; absent when none applies."], "estado": ["type": "string", "description": "`transicion_no_valida`: the order's current state."], "plato_ids": ["type": "array", "items": .integerID, "description": "`plato_no_disponible`: the dishes at fault."]], required: ["code", "message"]),
+    ])
+}

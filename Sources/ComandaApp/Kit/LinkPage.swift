@@ -8,7 +8,8 @@ enum LinkPage {
     static func response(found: Bool, page: String, gone: String, pages: StaticFiles?) -> HTTPResponse {
         guard found else { return html(.notFound, Array(gone.utf8), etag: nil) }
         guard case .file(let body, _, let etag) = pages?.lookup(path: page[...]) else {
-            return APIError.notFound().response
+            // A server run without its pages: the page, as every answer of this route, is HTML.
+            return html(.notFound, Array(noPages.utf8), etag: nil)
         }
         return html(.ok, body, etag: etag)
     }
@@ -40,6 +41,16 @@ enum LinkPage {
         """
     }
 
+    /// The server runs without its pages folder.
+    static let noPages = """
+        <!doctype html>
+        <html lang="es"><head><meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>Página no disponible</title></head>
+        <body><h1>Esta página no está disponible</h1>
+        <p>El servidor funciona sin sus páginas. Avise al encargado.</p></body></html>
+
+        """
     static let esperaGone = gonePage("No encontramos ningún grupo en la lista de espera con este enlace. Pregunte en la entrada.")
     static let mesaGone = gonePage("Este código ya no corresponde a ninguna mesa. Pida la carta a su camarero.")
 }

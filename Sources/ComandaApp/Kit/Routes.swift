@@ -216,11 +216,13 @@ extension APIError {
 /// (or a mapped domain error) is answered as it says, anything else as a 500.
 typealias RouteHandler = @Sendable (RouteRequest) throws -> HTTPResponse
 
-/// One registered route: who may call it and what answers it.
+/// One registered route: who may call it, what it says of itself and what answers it.
 struct Route: Sendable {
     let access: Access
     /// A stream: it also takes `?ticket=` in place of the token.
     var isStream = false
+    /// Its operation in the API's description.
+    let doc: RouteDoc
     let handler: RouteHandler
 }
 
@@ -238,19 +240,33 @@ extension Feature {
     func subscribe(to changes: inout Changes.Subscriptions) {}
 }
 
-/// The route table: every JSON and feed route with its access.
+/// The route table: every JSON and feed route with its access and its
+/// description, and the schemas the descriptions name (the API's document).
 struct Routes: Sendable {
     private(set) var router = Router<Route>()
+    /// The components' schemas by name: the rooms' answers and the request bodies.
+    private(set) var schemas: [String: Spec] = ["Error": APIError.schema]
 
     /// Adds a route; `pattern` is like `/platos/:id`. A handler must not
     /// block: a write is answered `after` its commit (`RouteRequest.later`).
-    mutating func add(_ method: HTTPMethod, _ pattern: String, _ access: Access, _ handler: @escaping RouteHandler) {
-        router.add(method, pattern, Route(access: access, handler: handler))
+    mutating func add(_ method: HTTPMethod, _ pattern: String, _ access: Access, _ doc: RouteDoc,
+                      _ handler: @escaping RouteHandler) {
+        router.add(method, pattern, Route(access: access, doc: doc, handler: handler))
+        if let request = doc.request { describe([request.name: request.schema]) }
     }
 
     /// Adds a stream (`GET`): like `add`, and `?ticket=` authenticates it too.
-    mutating func addStream(_ pattern: String, _ access: Access, _ handler: @escaping RouteHandler) {
-        router.add(.GET, pattern, Route(access: access, isStream: true, handler: handler))
+    mutating func addStream(_ pattern: String, _ access: Access, _ doc: RouteDoc, _ handler: @escaping RouteHandler) {
+        router.add(.GET, pattern, Route(access: access, isStream: true, doc: doc, handler: handler))
+    }
+
+    /// Names the schemas of a room's answers (`$ref`s of its routes' descriptions).
+    /// A name is said once (or again with the same schema).
+    mutating func describe(_ named: [String: Spec]) {
+        for (name, schema) in named {
+            assert(schemas[name] == nil || schemas[name] == schema, "two schemas named \(name)")
+            schemas[name] = schema
+        }
     }
 }
 

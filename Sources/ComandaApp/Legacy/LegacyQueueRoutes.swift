@@ -54,22 +54,31 @@ struct LegacyQueueRoutes: Feature {
             return id
         }
 
-        router.add(.GET, base, .anyone) { _ in try feed(.ok) }
-        router.add(.GET, base + "/:key", .anyone) { r in
+        let key: Spec = .path("key", "The legacy host app's secret key.", ["type": "string", "minLength": 1])
+        let party: Spec = .path("id", "The party's id.")
+        let name: Spec = .path("name", "The name.", ["type": "string", "minLength": 1])
+        router.add(.GET, base, .anyone, .raw([
+            "summary": "The RestaurantQueue feed, read-only (plain text, one party a line).", "operationId": "feed",
+            "tags": ["RestaurantQueue feed"], "security": [], "x-roles": [],
+            "responses": ["200": ["description": "The feed.", "content": .plainText, "headers": .etag], "304": .notModified],
+        ])) { _ in try feed(.ok) }
+        router.add(.GET, base + "/:key", .anyone, Self.doc("The feed, for the host app.", id: "feedForHost", [key], success: "200")) { r in
             try host(r.params, success: .ok) {}
         }
-        router.add(.PUT, base + "/:key/seat/:id", .anyone) { r in
+        router.add(.PUT, base + "/:key/seat/:id", .anyone, Self.doc("Mark a party ready.", id: "feedSeat", [key, party], success: "200")) { r in
             try hostWrite(r, success: .ok) { waitlist.readying(id: try legacyID(r.params)) }
         }
-        router.add(.DELETE, base + "/:key/remove/:id", .anyone) { r in
+        router.add(.DELETE, base + "/:key/remove/:id", .anyone, Self.doc("Remove a party.", id: "feedRemove", [key, party], success: "200")) { r in
             try hostWrite(r, success: .ok) { waitlist.seating(id: try legacyID(r.params)) }
         }
         // `…/{name}/` with the size left out (nothing is written).
-        router.add(.POST, base + "/:key/:name", .anyone) { r in
+        router.add(.POST, base + "/:key/:name", .anyone, Self.doc("A party without a size: always 422.", id: "feedAddNoSize", [key, name], success: "201")) { r in
             let params = r.params
             return try host(params, success: .created) { throw WaitlistError.invalidSize }
         }
-        router.add(.POST, base + "/:key/:name/:size", .anyone) { r in
+        router.add(.POST, base + "/:key/:name/:size", .anyone,
+                   Self.doc("Add a party (name percent-decoded).", id: "feedAdd", [key, name, .path("size", "1…50.", ["type": "string", "minLength": 1])],
+                            success: "201")) { r in
             let params = r.params
             return try hostWrite(r, success: .created) {
                 guard let raw = params["size"], !raw.isEmpty, raw.utf8.count <= 3,
@@ -79,5 +88,16 @@ struct LegacyQueueRoutes: Feature {
                 return try waitlist.adding(name: params["name"] ?? "", size: size)
             }
         }
+    }
+
+    /// A write or read of the host app: every answer is the whole feed as text (a wrong key: empty), with the true status.
+    private static func doc(_ summary: String, id: String, _ params: [Spec], success: String) -> RouteDoc {
+        var answers: [(String, Spec)] = [
+            (success, .plain("The whole feed.")), ("400", .plain("Malformed path.")),
+            ("404", .plain("Wrong key (empty body), or no such party (the feed).")), ("422", .plain("A bad name or size (the feed).")),
+        ]
+        answers.sort { $0.0 < $1.0 }
+        return .raw(["summary": .string(summary), "operationId": .string(id), "tags": ["RestaurantQueue feed"], "security": [],
+                     "x-roles": [], "parameters": .array(params), "responses": .object(answers.map { Spec.Member(key: $0.0, value: $0.1) })])
     }
 }

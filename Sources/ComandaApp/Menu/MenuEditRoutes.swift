@@ -11,34 +11,74 @@ struct MenuEditRoutes: Feature {
 
     func register(on router: inout Routes) {
         let menu = menu, now = now
-        router.add(.GET, "/alergenos", .anyone) { _ in
+        router.add(.GET, "/alergenos", .anyone, .op(
+            "The 14 allergens of Regulation (EU) 1169/2011, Annex II, in its order.",
+            id: "alergenos",
+            tags: ["Menu"],
+            responses: [
+                "200": .ok(["type": "array", "items": .ref("Alergeno"), "minItems": 14, "maxItems": 14]),
+            ])) { _ in
             var response = HTTPResponse.json(MenuJSON.alergenos())
             response.headers.add("Cache-Control", "public, max-age=86400")
             return response
         }
         // The writes are answered after their commit, holding no thread meanwhile.
-        router.add(.POST, "/platos", .staff(.gerente)) { r in
-            let body = try JSONBody(r.http)
-            for field in ["nombre", "descripcion", "precio", "tipo"] where !body.has(field) {
-                throw APIError.validation(field, "is required")
-            }
-            return r.after(menu.create(try Self.cambios(body))) { plato in
+        router.add(.POST, "/platos", .staff(.gerente), .op(
+            "A new dish (a new category joins the menu order last).",
+            id: "createPlato",
+            tags: ["Managing the menu"],
+            body: NuevoPlato.self,
+            responses: [
+                "201": .ok(.ref("Plato"), "Created.", headers: ["Location": ["required": true, "schema": .text]]),
+                "409": .error("`nombre_en_uso`: another dish on the menu has this name (ignoring case and accents)."),
+            ])) { r in
+            return r.after(menu.create(try NuevoPlato(r.http).cambios)) { plato in
                 var response = HTTPResponse.json(MenuJSON.plato(plato), status: .created)
                 response.headers.add("Location", "/platos/\(plato.id)")
                 return response
             }
         }
-        router.add(.PATCH, "/platos/:id", .staff(.gerente)) { r in
-            r.after(menu.update(id: try Self.platoID(r.params), try Self.cambios(try JSONBody(r.http)))) { .json(MenuJSON.plato($0)) }
+        router.add(.PATCH, "/platos/:id", .staff(.gerente), .op(
+            "Change the fields sent (an empty object changes nothing).",
+            id: "patchPlato",
+            tags: ["Managing the menu"],
+            params: [.path("id", "The dish's id.")],
+            request: .body(NuevoPlato.cambiosSchema),
+            responses: [
+                "200": .ok(.ref("Plato")),
+                "409": .error("`nombre_en_uso`: another dish on the menu has this name."),
+            ])) { r in
+            r.after(menu.update(id: try Self.platoID(r.params), try NuevoPlato.cambios(try JSONBody(r.http)))) { .json(MenuJSON.plato($0)) }
         }
-        router.add(.DELETE, "/platos/:id", .staff(.gerente)) { r in
+        router.add(.DELETE, "/platos/:id", .staff(.gerente), .op(
+            "Retire a dish: off the menu, search and favourites; kept in placed orders.",
+            id: "retirePlato",
+            tags: ["Managing the menu"],
+            params: [.path("id", "The dish's id.")],
+            responses: ["204": .noContent])) { r in
             r.after(menu.retire(id: try Self.platoID(r.params), now: now())) { HTTPResponse(status: .noContent) }
         }
-        router.add(.PUT, "/platos/:id/disponible", .staff(.cocina)) { r in
-            let disponible = try JSONBody(r.http).bool("disponible")
+        router.add(.PUT, "/platos/:id/disponible", .staff(.cocina), .op(
+            "Sold out for now (false), or back (true).",
+            id: "setDisponible",
+            tags: ["Managing the menu"],
+            params: [.path("id", "The dish's id.")],
+            body: Disponible.self,
+            responses: ["200": .ok(.ref("Plato"))])) { r in
+            let disponible = try Disponible(r.http).disponible
             return r.after(menu.setDisponible(id: try Self.platoID(r.params), disponible)) { .json(MenuJSON.plato($0)) }
         }
-        router.add(.PUT, "/platos/:id/foto", .staff(.gerente)) { r in
+        router.add(.PUT, "/platos/:id/foto", .staff(.gerente), .op(
+            "Upload the photo: JPEG, PNG or WebP up to 5 MiB, 1…10000 px each way.",
+            id: "putFoto",
+            tags: ["Managing the menu"],
+            params: [.path("id", "The dish's id.")],
+            request: ["required": true, "content": MenuJSON.imageContent],
+            responses: [
+                "200": .ok(.ref("Plato")),
+                "415": .error("Not image/jpeg, image/png or image/webp."),
+                "422": .error("`imagen_no_valida`: the bytes are not that format, or the size is out of range."),
+            ])) { r in
             let id = try Self.platoID(r.params)
             let declared = r.http.headers["Content-Type"]?.split(separator: ";").first.map { $0.trimmingHTTPWhitespace().lowercased() }
             guard let declared, let format = ImageHeader.Format(rawValue: declared) else {
@@ -55,15 +95,34 @@ struct MenuEditRoutes: Feature {
             let tag = hash.hex + String(r.http.body.count, radix: 36)
             return r.after(menu.setFoto(id: id, format: format, bytes: r.http.body, info: info, tag: tag)) { .json(MenuJSON.plato($0)) }
         }
-        router.add(.PUT, "/platos/:id/opciones", .staff(.gerente)) { r in
+        router.add(.PUT, "/platos/:id/opciones", .staff(.gerente), .op(
+            "Replace the dish's whole list of options (`min` ≤ `max` ≤ the number of values; new ids from the server).",
+            id: "setOpciones",
+            tags: ["Managing the menu"],
+            params: [.path("id", "The dish's id.")],
+            body: Opciones.self,
+            responses: ["200": .ok(.ref("Plato"))])) { r in
             let id = try Self.platoID(r.params)
-            let grupos = try Self.opciones(try JSONBody(r.http))
+            let grupos = try Opciones(r.http).grupos
             return r.after(menu.setOpciones(id: id, grupos)) { .json(MenuJSON.plato($0)) }
         }
-        router.add(.DELETE, "/platos/:id/foto", .staff(.gerente)) { r in
+        router.add(.DELETE, "/platos/:id/foto", .staff(.gerente), .op(
+            "Remove the photo.",
+            id: "deleteFoto",
+            tags: ["Managing the menu"],
+            params: [.path("id", "The dish's id.")],
+            responses: ["204": .noContent])) { r in
             r.after(menu.deleteFoto(id: try Self.platoID(r.params))) { HTTPResponse(status: .noContent) }
         }
-        router.add(.GET, "/platos/:id/foto", .anyone) { r in
+        router.add(.GET, "/platos/:id/foto", .anyone, .op(
+            "The dish's photo (strong ETag; `immutable` with the current `v`).",
+            id: "getFoto",
+            tags: ["Managing the menu"],
+            params: [.path("id", "The dish's id."), .query("v", "The photo's version tag.", .text)],
+            responses: [
+                "200": ["description": "The image.", "headers": .etag, "content": MenuJSON.imageContent],
+                "304": .notModified,
+            ])) { r in
             guard let foto = try menu.foto(id: try Self.platoID(r.params)) else { throw APIError.notFound("This dish has no photo.") }
             // The versioned URL (the current `v`) never changes: cache it for a year.
             let current = r.http.queryValue("v") == foto.etiqueta
@@ -77,60 +136,5 @@ struct MenuEditRoutes: Feature {
     static func platoID(_ params: PathParameters) throws -> Int64 {
         guard let id = params.id() else { throw PlatoError.notFound }
         return id
-    }
-
-    /// `PUT /platos/{id}/opciones`'s `{"opciones": [{"nombre", "min", "max",
-    /// "valores": [{"nombre", "precio"}]}]}`, read and checked (422 `opciones`).
-    static func opciones(_ body: JSONBody) throws -> [NuevoGrupo] {
-        func bad(_ problem: String) -> APIError { APIError.validation("opciones", problem) }
-        guard case .array(let items)? = body.object["opciones"] else {
-            throw bad(body.has("opciones") ? "must be an array of groups" : "is required")
-        }
-        var raw: [(nombre: String, min: Int, max: Int, valores: [(nombre: String, precio: Double)])] = []
-        for (i, item) in items.enumerated() {
-            guard case .object(let g) = item, case .string(let nombre)? = g["nombre"], case .int(let min)? = g["min"],
-                  case .int(let max)? = g["max"], case .array(let values)? = g["valores"] else {
-                throw bad("group \(i + 1) must be an object with a text nombre, integers min and max, and an array valores")
-            }
-            var valores: [(nombre: String, precio: Double)] = []
-            for (j, value) in values.enumerated() {
-                guard case .object(let v) = value, case .string(let vn)? = v["nombre"] else {
-                    throw bad("group \(i + 1), value \(j + 1) must be an object with a text nombre and a number precio")
-                }
-                switch v["precio"] {
-                case .int(let n)?: valores.append((vn, Double(n)))
-                case .double(let d)?: valores.append((vn, d))
-                default: throw bad("group \(i + 1), value \(j + 1) must be an object with a text nombre and a number precio")
-                }
-            }
-            raw.append((nombre, min, max, valores))
-        }
-        do {
-            return try OpcionesRules.grupos(raw)
-        } catch {
-            throw APIError.validation(error.field, error.problem)
-        }
-    }
-
-    /// The fields a `POST` or `PATCH` carries, each checked by its rule (422 with its field).
-    static func cambios(_ body: JSONBody) throws -> CambiosPlato {
-        var c = CambiosPlato()
-        do {
-            if body.has("nombre") { c.nombre = try PlatoRules.nombre(try body.string("nombre")) }
-            if body.has("descripcion") { c.descripcion = try PlatoRules.descripcion(try body.string("descripcion")) }
-            if body.has("precio") { c.precioCentimos = try PlatoRules.precio(try body.number("precio")) }
-            if body.has("tipo") { c.tipo = try PlatoRules.tipo(try body.string("tipo")) }
-            if body.has("alergenos") { c.alergenos = try PlatoRules.alergenos(try body.strings("alergenos"), "alergenos") }
-            if body.has("trazas") { c.trazas = try PlatoRules.alergenos(try body.strings("trazas"), "trazas") }
-            if body.has("ingredientes") {
-                c.ingredientes = try PlatoRules.ingredientes(try body.objects("ingredientes", required: "nombre", optional: "cantidad")
-                    .map { (nombre: $0.0, cantidad: $0.1) })
-            }
-            if body.has("disponible") { c.disponible = try body.bool("disponible") }
-            if body.has("iva") { c.iva = try OpcionesRules.iva(try body.int("iva")) }
-        } catch let problem as PlatoRules.Problem {
-            throw APIError.validation(problem.field, problem.problem)
-        }
-        return c
     }
 }

@@ -89,3 +89,57 @@ extension JSONWriter {
         }
     }
 }
+
+extension MenuJSON {
+    /// A photo's body: JPEG, PNG or WebP.
+    static let imageContent: Spec = ["image/jpeg": ["schema": ["type": "string", "format": "binary"]],
+                                     "image/png": ["schema": ["type": "string", "format": "binary"]],
+                                     "image/webp": ["schema": ["type": "string", "format": "binary"]]]
+    /// An allergen's code, in the regulation's order.
+    static let alergenoCode: Spec = .oneOf(Alergeno.allCases.map(\.rawValue))
+    /// A list of allergens.
+    static let alergenosSchema: Spec = ["type": "array", "items": alergenoCode, "uniqueItems": true,
+                                        "description": "Allergen codes, in the regulation's order."]
+
+    /// The schemas of these answers, by name (`$ref`s in the routes' descriptions).
+    static let schemas: [String: Spec] = [
+        "Plato": .obj([
+            "id": .integerID,
+            "nombre": .text,
+            "descripcion": .text,
+            "precio": .money,
+            "tipo": ["type": "string", "description": "The category."],
+            "disponible": ["type": "boolean", "description": "false: sold out for now."],
+            "alergenos": alergenosSchema,
+            "trazas": alergenosSchema,
+            "ingredientes": .list(.ref("Ingrediente")),
+            "foto": ["type": ["string", "null"], "description": "`/platos/{id}/foto?v=TAG`, or null."],
+            "iva": ["type": "integer", "enum": [0, 4, 10, 21], "description": "The VAT rate included in the price."],
+            "opciones": .list(.ref("GrupoOpciones")),
+        ]),
+        "GrupoOpciones": .obj([
+            "id": .integerID,
+            "nombre": .text,
+            "min": .integer(from: 0),
+            "max": .integer(from: 0),
+            "valores": .list(.obj(["id": .integerID, "nombre": .text, "precio": .money])),
+        ], description: "A group of a dish's options: a line picks between `min` and `max` of its values."),
+        "Ingrediente": .obj([
+            "nombre": ["type": "string", "minLength": 1, "maxLength": 100],
+            "cantidad": ["type": "string", "maxLength": 50],
+        ]),
+        "Alergeno": .obj([
+            "codigo": alergenoCode,
+            "nombre": .text,
+        ]),
+        "Seccion": .obj([
+            "tipo": .text,
+            "platos": .list(.ref("Plato")),
+        ]),
+        "Categoria": .obj([
+            "tipo": .text,
+            "descripcion": .text,
+            "num_platos": .integer(from: 1),
+        ]),
+    ]
+}

@@ -6,7 +6,13 @@ struct MenuRoutes: Feature {
     let catalog: MenuService
 
     func register(on router: inout Routes) {
-        router.add(.GET, "/platos", .anyone) { r in
+        router.describe(MenuJSON.schemas)
+        router.add(.GET, "/platos", .anyone, .op(
+            "The menu, by category (menu order) then name.",
+            id: "listPlatos",
+            tags: ["Menu"],
+            params: [.query("q", "A literal substring of `nombre` or `descripcion`, ignoring case and accents.", .text), .query("tipo", "Only this category.", .text), .query("sin", "Leave out dishes containing any of these allergen codes (comma-separated).", .text), .query("trazas", "`excluir`: with `sin`, leave out dishes that may hold them as traces too.", .oneOf(["excluir", "incluir"])), .query("disponible", "`true`: only dishes that can be ordered now.", .oneOf(["true", "false"]))],
+            responses: ["200": .ok(.list(.ref("Plato")), headers: .etag), "304": .notModified])) { r in
             let request = r.http
             let f = try Self.filter("platos", request)
             let answer = try catalog.answer(key: f.key) { menu in
@@ -14,7 +20,12 @@ struct MenuRoutes: Feature {
             }
             return Self.respond(answer)
         }
-        router.add(.GET, "/platos/:id", .anyone) { r in
+        router.add(.GET, "/platos/:id", .anyone, .op(
+            "One dish.",
+            id: "getPlato",
+            tags: ["Menu"],
+            params: [.path("id", "The dish's id.")],
+            responses: ["200": .ok(.ref("Plato"), headers: .etag), "304": .notModified])) { r in
             guard let id = r.params.id() else {
                 throw APIError.notFound("There is no dish with this id.")
             }
@@ -24,7 +35,12 @@ struct MenuRoutes: Feature {
             }
             return Self.respond(answer)
         }
-        router.add(.GET, "/carta", .anyone) { r in
+        router.add(.GET, "/carta", .anyone, .op(
+            "The menu in sections, as the app's table shows it.",
+            id: "carta",
+            tags: ["Menu"],
+            params: [.query("q", "A literal substring of `nombre` or `descripcion`, ignoring case and accents.", .text), .query("tipo", "Only this category.", .text), .query("sin", "Leave out dishes containing any of these allergen codes (comma-separated).", .text), .query("trazas", "`excluir`: with `sin`, leave out dishes that may hold them as traces too.", .oneOf(["excluir", "incluir"])), .query("disponible", "`true`: only dishes that can be ordered now.", .oneOf(["true", "false"]))],
+            responses: ["200": .ok(.list(.ref("Seccion")), headers: .etag), "304": .notModified])) { r in
             let request = r.http
             let f = try Self.filter("carta", request)
             let answer = try catalog.answer(key: f.key) { menu in
@@ -37,7 +53,11 @@ struct MenuRoutes: Feature {
             }
             return Self.respond(answer)
         }
-        router.add(.GET, "/categorias", .anyone) { _ in
+        router.add(.GET, "/categorias", .anyone, .op(
+            "The categories in menu order.",
+            id: "categorias",
+            tags: ["Menu"],
+            responses: ["200": .ok(.list(.ref("Categoria")), headers: .etag), "304": .notModified])) { _ in
             let answer = try catalog.answer(key: "categorias") { menu in
                 MenuJSON.categorias(menu.sections.map { ($0.tipo, $0.descripcion, $0.platos.count) })
             }

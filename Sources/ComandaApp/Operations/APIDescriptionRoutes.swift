@@ -1,30 +1,38 @@
 import ComandaCore
 import ComandaHTTP
-import ComandaResources
-import Foundation
+import ComandaRuntime
 
-/// `GET /openapi.json`: the OpenAPI 3.1 description of the API (`docs/openapi.json`).
+/// `GET /openapi.json`: the OpenAPI 3.1 description of the API, as the
+/// routes say it (`Routes.document`; `docs/openapi.json` is a copy).
 struct APIDescriptionRoutes: Feature {
-    /// The document served.
-    let document: [UInt8]
+    /// The document, set once every room has registered.
+    final class Document: Sendable {
+        private let bytes = Locked<(body: [UInt8], etag: String)>(([], "\"\""))
 
-    /// The document: `docs/openapi.json` found by `locator`, else the one built into the binary.
-    static func document(_ locator: ResourceLocator) -> [UInt8] {
-        if let path = locator.find("docs/openapi.json"), let data = FileManager.default.contents(atPath: path) {
-            return Array(data)
+        /// Keeps the document's text.
+        func set(_ text: String) {
+            let body = Array(text.utf8)
+            var hash = FNV1a()
+            hash.add(body)
+            bytes.withLock { $0 = (body, "\"" + hash.hex + "\"") }
         }
-        return BuiltIn.openAPI
+
+        var current: (body: [UInt8], etag: String) { bytes.withLock { $0 } }
     }
+
+    let document: Document
 
     func register(on router: inout Routes) {
         let document = document
-        var hash = FNV1a()
-        hash.add(document)
-        let etag = "\"" + hash.hex + "\""
-        router.add(.GET, "/openapi.json", .anyone) { _ in
-            HTTPResponse(status: .ok, headers: HTTPHeaders([
+        router.add(.GET, "/openapi.json", .anyone, .op(
+            "This document.",
+            id: "openapi",
+            tags: ["Operations"],
+            responses: ["200": .ok(["type": "object"], headers: .etag), "304": .notModified])) { _ in
+            let (body, etag) = document.current
+            return HTTPResponse(status: .ok, headers: HTTPHeaders([
                 ("Content-Type", "application/json; charset=utf-8"), ("ETag", etag), ("Cache-Control", "no-cache"),
-            ]), body: document)
+            ]), body: body)
         }
     }
 }

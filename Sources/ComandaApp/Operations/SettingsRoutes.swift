@@ -14,7 +14,13 @@ struct SettingsRoutes: Feature {
                 w.key("zonaHoraria"); w.string(zonaHoraria)
             }
         }
-        router.add(.GET, "/ajustes", .anyone) { _ in
+        router.add(.GET, "/ajustes", .anyone, .op(
+            "The restaurant's name and time zone, for every page (times are shown in the restaurant's zone).",
+            id: "ajustes",
+            tags: ["Operations"],
+            responses: [
+                "200": .ok(.obj(["nombreRestaurante": ["type": "string", "minLength": 1, "maxLength": 60], "zonaHoraria": ["type": "string", "description": "An IANA time zone name."]])),
+            ])) { _ in
             var response = HTTPResponse.json(body)
             response.headers.add("Cache-Control", "no-cache")
             return response

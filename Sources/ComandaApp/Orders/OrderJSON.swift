@@ -92,3 +92,47 @@ extension JSONWriter {
         }
     }
 }
+
+extension OrderJSON {
+    /// An order as its customer sees it.
+    static let pedidoSchema: Spec = .obj([
+        "id": .integerID,
+        "estado": .oneOf(["abierto", "realizado", "aceptado", "preparado", "entregado", "rechazado", "cancelado"]),
+        "fecha": .nullable(.time),
+        "direccion": .textOrNull,
+        "telefono": .textOrNull,
+        "lineas": .list(.ref("Linea")),
+        "num_platos": .integer(from: 0),
+        "total": .money,
+        "listo_estimado": .nullable(.time),
+        "motivo": .textOrNull,
+        "eventos": .list(.ref("Evento")),
+    ])
+
+    /// The schemas of these answers, by name (`$ref`s in the routes' descriptions).
+    static let schemas: [String: Spec] = [
+        "Linea": .obj([
+            "id": .integerID,
+            "plato_id": .integerID,
+            "nombre": .text,
+            "precio_unitario": .money,
+            "cantidad": .integer(1, 100),
+            "subtotal": .money,
+            "opciones": .list(.obj(["grupo": .text, "valor": .text, "precio": .money])),
+        ], description: "A line of an online order: `precio_unitario` is the dish's price plus its options' (frozen when picked)."),
+        "Evento": .obj([
+            "estado": .oneOf(["realizado", "aceptado", "preparado", "entregado", "rechazado", "cancelado"]),
+            "fecha": .time,
+        ]),
+        "Pedido": pedidoSchema,
+        "ResumenPedido": .obj([
+            "id": .integerID,
+            "fecha": .time,
+            "total": .money,
+            "num_platos": .integer(from: 0),
+            "estado": .oneOf(["realizado", "aceptado", "preparado", "entregado", "rechazado", "cancelado"]),
+        ]),
+        // The kitchen's: the order and who placed it (one object: `additionalProperties` sees no sibling's properties).
+        "PedidoCocina": pedidoSchema.adding("cliente", .obj(["id": .integerID, "nombre": .text])),
+    ]
+}

@@ -34,3 +34,21 @@ enum ReportJSON {
         }
     }
 }
+
+extension ReportJSON {
+    /// The schemas of these answers, by name (`$ref`s in the routes' descriptions).
+    static let schemas: [String: Spec] = [
+        "InformeVentas": .obj([
+            "desde": .text,
+            "hasta": .text,
+            "pedidos": .integer(from: 0),
+            "total": .money,
+            "ticket_medio": .money,
+            "rechazados": .integer(from: 0),
+            "cancelados": .integer(from: 0),
+            "minutos_preparacion_medio": ["type": ["number", "null"], "minimum": 0],
+            "por_dia": .list(.obj(["fecha": ["type": "string", "format": "date"], "pedidos": .integer(from: 0), "total": .money])),
+            "platos": .list(.obj(["plato_id": .integerID, "nombre": .text, "cantidad": .integer(from: 1), "total": .money])),
+        ]),
+    ]
+}

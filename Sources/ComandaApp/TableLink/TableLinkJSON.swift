@@ -44,3 +44,13 @@ enum TableLinkJSON {
         return (body, "W/\"" + hash.hex + "\"")
     }
 }
+
+extension TableLinkJSON {
+    /// The schemas of these answers, by name (`$ref`s in the routes' descriptions).
+    static let schemas: [String: Spec] = [
+        "VistaMesa": .obj([
+            "mesa": ["type": "string", "description": "The table's name."],
+            "cuenta": ["type": ["object", "null"], "properties": ["lineas": .list(.obj(["nombre": .text, "cantidad": .integer(1, 100), "opciones": .list(.obj(["grupo": .text, "valor": .text, "precio": .money])), "notas": ["type": ["string", "null"], "description": "The notes of a line the guests added; null on the waiter's lines (their notes are for the kitchen)."], "curso": .curso, "estado": .oneOf(["pendiente", "en_espera", "marchada", "preparada", "servida", "anulada"]), "subtotal": .money])), "total": .money, "pendiente": .money, "pide_cuenta": .boolean], "required": ["lineas", "pendiente", "pide_cuenta", "total"], "additionalProperties": false],
+        ], description: "A table's check as its guests see it (null while nobody is seated): no ids, no staff, no tokens."),
+    ]
+}

@@ -63,3 +63,30 @@ extension JSONWriter {
         }
     }
 }
+
+extension TablesJSON {
+    /// The schemas of these answers, by name (`$ref`s in the routes' descriptions).
+    static let schemas: [String: Spec] = [
+        "Mesa": .obj([
+            "id": .integerID,
+            "nombre": ["type": "string", "minLength": 1, "maxLength": 20],
+            "zona": ["type": "string", "maxLength": 40],
+            "plazas": .integer(1, 50),
+            "estado": .oneOf(["libre", "ocupada", "por_limpiar"]),
+            "desde": .time,
+            "cuenta_id": ["type": ["integer", "null"], "minimum": 1, "description": "While `ocupada`: its open check."],
+            "comensales": ["type": ["integer", "null"], "minimum": 1, "description": "While `ocupada`: the guests (null on a joined table)."],
+            "unida_a": ["type": ["integer", "null"], "minimum": 1, "description": "The table it was joined to for one party."],
+            "enlace": ["type": "string", "pattern": "^/m/[1-9][0-9]*-[A-Za-z0-9_-]{22}$", "description": "The table's own link (the manager's answers only): `/m/{token}`, 128 random bits."],
+        ], required: ["comensales", "cuenta_id", "desde", "estado", "id", "nombre", "plazas", "unida_a", "zona"], description: "A table of the dining room; `enlace` only in the manager's answers."),
+        "Sala": .obj([
+            "generatedAt": .time,
+            "mesas": .list(.ref("Mesa")),
+        ], description: "The floor: by zone, then by name with numbers compared as numbers."),
+        "InformeMesas": .obj([
+            "desde": .text,
+            "hasta": .text,
+            "por_plazas": .list(.obj(["plazas": .integer(from: 1), "ocupaciones": .integer(from: 1), "minutos_medio": ["type": ["number", "null"], "minimum": 0], "comensales_medio": ["type": ["number", "null"], "minimum": 0]])),
+        ], description: "The tables' occupations that ended on those days, per table size."),
+    ]
+}

@@ -40,3 +40,28 @@ extension JSONWriter {
         }
     }
 }
+
+extension UserJSON {
+    /// The schemas of these answers, by name (`$ref`s in the routes' descriptions).
+    static let schemas: [String: Spec] = [
+        "Usuario": .obj([
+            "id": .integerID,
+            "nombre": .text,
+            "login": .text,
+        ]),
+        "UsuarioYo": .obj([
+            "id": .integerID,
+            "nombre": .text,
+            "login": .text,
+            "rol": .oneOf(["cliente", "anfitrion", "cocina", "camarero", "gerente"]),
+        ]),
+        "Sesion": .obj([
+            "token": ["type": "string", "minLength": 20],
+            "usuario": .ref("UsuarioYo"),
+        ]),
+        "Ticket": .obj([
+            "ticket": ["type": "string", "minLength": 20, "description": "Good once, for a stream's `?ticket=`."],
+            "caduca": .time,
+        ]),
+    ]
+}

@@ -95,3 +95,47 @@ extension JSONWriter {
         }
     }
 }
+
+extension WaitlistJSON {
+    /// A party as everyone sees it.
+    static let reservation: Spec = .obj([
+        "id": .integerID,
+        "name": ["type": "string", "minLength": 1],
+        "size": .integer(1, 50),
+        "arrivalTime": .time,
+        "isReady": .boolean,
+        "readyTime": .nullable(.time),
+        "status": .oneOf(["waiting", "ready", "seated", "left"]),
+        "quotedMinutes": .integer(from: 0),
+        "quoteBasis": ["type": "string", "minLength": 1, "description": "What the quote rests on, one Spanish sentence."],
+        "mesa": ["type": ["string", "null"], "description": "The name of the table the party was seated at, else null."],
+    ])
+
+    /// The schemas of these answers, by name (`$ref`s in the routes' descriptions).
+    static let schemas: [String: Spec] = [
+        "Reservation": reservation,
+        "HostReservation": reservation.adding("guestUrl", ["type": "string", "pattern": "^/espera/([1-9][0-9]{0,17}-)?[A-Za-z0-9_-]{22}$", "description": "The guest's own page (their link is the key): the party's id, a dash and 128 random bits (links made before v11: the random part alone)."])
+            .with("description", "A party as the host sees it: with the guest's link."),
+        "EstadoEspera": .obj([
+            "name": ["type": "string", "minLength": 1],
+            "size": .integer(1, 50),
+            "status": .oneOf(["waiting", "ready", "seated", "left"]),
+            "position": ["type": ["integer", "null"], "minimum": 1, "description": "Among the waiting parties by arrival; null unless waiting."],
+            "partiesAhead": ["type": ["integer", "null"], "minimum": 0],
+            "quotedMinutes": .integer(from: 0),
+            "estimatedReadyTime": .time,
+            "arrivalTime": .time,
+            "readyTime": .nullable(.time),
+        ], description: "A guest's place in line."),
+        "EstadisticasEspera": .obj([
+            "dias": .integer(1, 365),
+            "grupos": ["type": "array", "minItems": 4, "maxItems": 4, "items": .obj(["tamano": .oneOf(["1-2", "3-4", "5-6", "7+"]), "atendidos": .integer(from: 0), "esperaMediaMinutos": ["type": ["number", "null"], "minimum": 0], "esperaCitadaMediaMinutos": ["type": ["number", "null"], "minimum": 0], "errorMedioMinutos": ["type": ["number", "null"], "minimum": 0]])],
+            "abandonos": .integer(from: 0),
+        ]),
+        "Waitlist": .obj([
+            "reservations": .list(.ref("Reservation")),
+            "averageWaitMinutes": .integer(from: 0),
+            "generatedAt": .time,
+        ]),
+    ]
+}

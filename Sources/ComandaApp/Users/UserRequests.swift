@@ -1,0 +1,30 @@
+/// `POST /usuarios`: a customer registering (the rules are checked with the password's hash).
+struct NuevoUsuario: RequestBody {
+    static let schemaName = "NuevoUsuario"
+    static let schema: Spec = .obj([
+        "nombre": ["type": "string", "minLength": 1, "maxLength": 100],
+        "login": ["type": "string", "minLength": 1, "maxLength": 100],
+        "password": ["type": "string", "minLength": 8, "maxLength": 1024],
+    ], extra: true)
+
+    let nombre: String, login: String, password: String
+
+    init(_ body: JSONBody) throws {
+        nombre = try body.string("nombre")
+        login = try body.string("login")
+        password = try body.string("password")
+    }
+}
+
+/// `POST /sesiones`: a login.
+struct Credenciales: RequestBody {
+    static let schemaName = "Credenciales"
+    static let schema: Spec = .obj(["login": .text, "password": .text], extra: true)
+
+    let login: String, password: String
+
+    init(_ body: JSONBody) throws {
+        login = try body.string("login")
+        password = try body.string("password")
+    }
+}
