@@ -112,8 +112,18 @@ public struct Empresa: Sendable, Equatable {
 
 /// The rules of a payment's amount and its VAT breakdown, in integer cents.
 public enum Cobro {
-    /// `a / b` rounded half up (a, b ≥ 0, b > 0).
-    public static func halfUp(_ a: Int, _ b: Int) -> Int { (2 * a + b) / (2 * b) }
+    /// The most a line, a check, an online order or an invoice may come to:
+    /// 999,999.99 € (the contract's bound; more is 422). Money below it is
+    /// far from `Int`'s limits, and the products below are taken in 128 bits.
+    public static let maximoCentimos = 99_999_999
+
+    /// `a / b` rounded half up (a, b ≥ 0, b > 0), in 128 bits: no `a` overflows.
+    public static func halfUp(_ a: Int, _ b: Int) -> Int { Int((2 * Int128(a) + Int128(b)) / (2 * Int128(b))) }
+
+    /// `a × m / b` rounded half up (a, m ≥ 0, b > 0, a × m / b ≤ Int.max), the product in 128 bits.
+    public static func halfUp(_ a: Int, times m: Int, over b: Int) -> Int {
+        Int((2 * Int128(a) * Int128(m) + Int128(b)) / (2 * Int128(b)))
+    }
 
     /// One of `n` shares of what is owed, rounded half up to the cent (the
     /// next guest asks for `n - 1` shares of what is then owed, so they add up).
@@ -128,7 +138,7 @@ public enum Cobro {
         let pendiente = porTipo.values.reduce(0, +)
         guard pendiente > 0, importe > 0 else { return [:] }
         var parts: [Int: Int] = [:]
-        for (rate, money) in porTipo where money > 0 { parts[rate] = halfUp(importe * money, pendiente) }
+        for (rate, money) in porTipo where money > 0 { parts[rate] = halfUp(importe, times: money, over: pendiente) }
         let remainder = importe - parts.values.reduce(0, +)
         if remainder != 0, let largest = parts.max(by: { ($0.value, $0.key) < ($1.value, $1.key) })?.key {
             parts[largest, default: 0] += remainder
@@ -151,7 +161,7 @@ public enum Cobro {
     public static func desglose(_ parts: [Int: Int]) -> [ParteIVA] {
         parts.keys.sorted().compactMap { rate in
             guard let part = parts[rate], part != 0 else { return nil }
-            let base = part >= 0 ? halfUp(part * 100, 100 + rate) : -halfUp(-part * 100, 100 + rate)
+            let base = part >= 0 ? halfUp(part, times: 100, over: 100 + rate) : -halfUp(-part, times: 100, over: 100 + rate)
             return ParteIVA(iva: rate, base: base, cuota: part - base)
         }
     }

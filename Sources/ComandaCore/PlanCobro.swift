@@ -79,6 +79,16 @@ public struct PlanCobro: Sendable, Equatable {
             guard amount >= 1 else { throw .invalid(field: "lineas", problem: "those lines come to nothing") }
             parts = Cobro.partes(importe: amount, porTipo: byRate)
         }
+        // An invoice may not come to more than the bound (a check that does, kept from before the bound, is paid in parts).
+        guard amount <= Cobro.maximoCentimos else {
+            let field: String
+            switch importe {
+            case .lineas: field = "lineas"
+            case .partes: field = "partes"
+            case .importe, .todo: field = "importe"
+            }
+            throw .invalid(field: field, problem: "an invoice may come to at most \(Verifactu.importe(Cobro.maximoCentimos)) €; pay it in parts")
+        }
         var cambio: Int?
         if let entregado {
             guard entregado >= amount + propina else {

@@ -118,6 +118,12 @@ extension AppDatabase {
         guard dish.disponible else { throw CuentaError.platoAgotado(nombre: nombre) }
         let elegidas = try elegir(Self.opciones(dish.grupos), opciones)
         let precio = dish.precio + elegidas.reduce(0) { $0 + $1.precioCentimos }
+        // No line, and no check, above the bound: the money stays far from any overflow.
+        if precio * cantidad > Cobro.maximoCentimos {
+            throw CuentaError.invalid(field: dish.precio * cantidad > Cobro.maximoCentimos ? "cantidad" : "opciones",
+                                      problem: "a line may come to at most \(Verifactu.importe(Cobro.maximoCentimos)) €")
+        }
+        try checkTotal(db, cuentaID: cuentaID, adding: precio * cantidad)
         try FastStatement.run(db, """
             INSERT INTO linea_cuenta (cuenta_id, plato_id, nombre, precio_unitario, cantidad, opciones, notas, curso, origen, iva)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -130,6 +136,20 @@ extension AppDatabase {
         // The line as written (not read back: a line is most of table service's writes).
         return LineaCuenta(id: db.lastInsertedRowID, cuentaID: cuentaID, platoID: platoID, nombre: nombre, precioUnitarioCentimos: precio,
                            cantidad: cantidad, opciones: elegidas, notas: notas, curso: curso, estado: .pendiente, origen: origen, iva: iva)
+    }
+
+    /// 422 `cantidad` when the check's lines not voided, with `adding` more
+    /// (and without line `except`, being changed), would come to more than the bound.
+    static func checkTotal(_ db: Database, cuentaID: Int64, adding: Int, except: Int64 = 0) throws {
+        let total = try FastStatement.run(db, """
+            SELECT coalesce(sum(precio_unitario * cantidad), 0) FROM linea_cuenta WHERE cuenta_id = ? AND estado != 'anulada' AND id != ?
+            """) { s -> Int in
+            try s.bind(1, cuentaID); try s.bind(2, except)
+            return try s.step() ? s.int(0) : 0
+        }
+        guard total + adding <= Cobro.maximoCentimos else {
+            throw CuentaError.invalid(field: "cantidad", problem: "a check may come to at most \(Verifactu.importe(Cobro.maximoCentimos)) €")
+        }
     }
 
     /// The dish's options picked by `ids`, by its rules; else 422 `field: opciones`.
@@ -145,7 +165,14 @@ extension AppDatabase {
     public func updateLineaCuenta(cuentaID: Int64, lineaID: Int64, cantidad: Int?, curso: Int?, notas: String?) -> PendingWrite<LineaCuenta> {
         checksWrite(changes: { _ in [.cuenta(id: cuentaID, comandas: [])] }) { db in
             try Self.checkOpen(db, id: cuentaID)
-            try Self.pendingLinea(db, cuentaID: cuentaID, id: lineaID)
+            let precio = try Self.pendingLinea(db, cuentaID: cuentaID, id: lineaID)
+            if let cantidad {
+                let line = precio * cantidad
+                guard line <= Cobro.maximoCentimos else {
+                    throw CuentaError.invalid(field: "cantidad", problem: "a line may come to at most \(Verifactu.importe(Cobro.maximoCentimos)) €")
+                }
+                try Self.checkTotal(db, cuentaID: cuentaID, adding: line, except: lineaID)
+            }
             try db.cachedStatement(sql: """
                 UPDATE linea_cuenta SET cantidad = coalesce(?, cantidad), curso = coalesce(?, curso), notas = coalesce(?, notas)
                 WHERE id = ? AND estado = 'pendiente'
@@ -368,10 +395,13 @@ extension AppDatabase {
     }
 
     /// A line of the check that is still `pendiente`: else 404 or 409 `linea_enviada`.
-    private static func pendingLinea(_ db: Database, cuentaID: Int64, id: Int64) throws {
-        guard let estado = try String.fetchOne(db.cachedStatement(sql: "SELECT estado FROM linea_cuenta WHERE id = ? AND cuenta_id = ?"),
-                                               arguments: [id, cuentaID]) else { throw CuentaError.lineaNotFound }
-        guard estado == EstadoLinea.pendiente.rawValue else { throw CuentaError.lineaEnviada }
+    /// The line's unit price, when it is a `pendiente` line of the check (else 404 or `linea_enviada`).
+    @discardableResult
+    private static func pendingLinea(_ db: Database, cuentaID: Int64, id: Int64) throws -> Int {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT estado, precio_unitario FROM linea_cuenta WHERE id = ? AND cuenta_id = ?"),
+                                         arguments: [id, cuentaID]) else { throw CuentaError.lineaNotFound }
+        guard row[0] as String == EstadoLinea.pendiente.rawValue else { throw CuentaError.lineaEnviada }
+        return row[1]
     }
 
     private static func moveComanda(_ db: Database, id: Int64, cuentaID: Int64?, from: EstadoComanda, to: EstadoComanda,

@@ -83,7 +83,7 @@ extension AppDatabase {
                             opciones: [Int64] = []) -> PendingWrite<(LineaPedido, created: Bool)> {
         orderWriting { db in
             try Self.openOwned(db, id: pedidoID, usuarioID: usuarioID)
-            guard let dish = try Row.fetchOne(db.cachedStatement(sql: "SELECT nombre, disponible, retirado_en, opciones FROM plato WHERE id = ?"),
+            guard let dish = try Row.fetchOne(db.cachedStatement(sql: "SELECT nombre, disponible, retirado_en, opciones, precio_centimos FROM plato WHERE id = ?"),
                                               arguments: [platoID]) else {
                 throw OrderError.invalid(field: "plato_id", problem: "is not a dish on the menu")
             }
@@ -97,6 +97,7 @@ extension AppDatabase {
                 throw OrderError.invalid(field: problem.field, problem: problem.problem)
             }
             let clave = opciones.sorted().map(String.init).joined(separator: ",")
+            let precio: Int = dish["precio_centimos"], extras = elegidas.reduce(0) { $0 + $1.precioCentimos }
             if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, cantidad FROM linea_pedido WHERE pedido_id = ? AND plato_id = ? AND opciones_clave = ?"),
                                           arguments: [pedidoID, platoID, clave]) {
                 let lineaID: Int64 = row["id"]
@@ -104,14 +105,35 @@ extension AppDatabase {
                 guard total <= PedidoRules.cantidades.upperBound else {
                     throw OrderError.invalid(field: "cantidad", problem: "would make \(total); a line holds at most 100")
                 }
+                try Self.checkMoney(db, pedidoID: pedidoID, precio: precio, extras: extras, cantidad: total, lineaID: lineaID)
                 try db.cachedStatement(sql: "UPDATE linea_pedido SET cantidad = ? WHERE id = ?").execute(arguments: [total, lineaID])
                 return (try Self.linea(db, id: lineaID), false)
             }
+            try Self.checkMoney(db, pedidoID: pedidoID, precio: precio, extras: extras, cantidad: cantidad, lineaID: 0)
             try db.cachedStatement(sql: """
                 INSERT INTO linea_pedido (pedido_id, plato_id, cantidad, opciones, opciones_clave, opciones_centimos) VALUES (?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [pedidoID, platoID, cantidad, Self.elegidasJSON(elegidas), clave,
                                          elegidas.reduce(0) { $0 + $1.precioCentimos }])
             return (try Self.linea(db, id: db.lastInsertedRowID), true)
+        }
+    }
+
+    /// 422 when a line of `cantidad` dishes at `precio` plus `extras` (its
+    /// options), or the order with it in place of line `lineaID` (0: a new
+    /// one), would come to more than the bound (`cantidad`; `opciones` when
+    /// the options make the line so).
+    private static func checkMoney(_ db: Database, pedidoID: Int64, precio: Int, extras: Int, cantidad: Int, lineaID: Int64) throws {
+        let bound = Cobro.maximoCentimos, line = (precio + extras) * cantidad
+        guard line <= bound else {
+            throw OrderError.invalid(field: precio * cantidad > bound ? "cantidad" : "opciones",
+                                     problem: "a line may come to at most \(Verifactu.importe(bound)) €")
+        }
+        let others = try Int.fetchOne(db.cachedStatement(sql: """
+            SELECT coalesce(sum((p.precio_centimos + l.opciones_centimos) * l.cantidad), 0)
+            FROM linea_pedido l JOIN plato p ON p.id = l.plato_id WHERE l.pedido_id = ? AND l.id != ?
+            """), arguments: [pedidoID, lineaID]) ?? 0
+        guard others + line <= bound else {
+            throw OrderError.invalid(field: "cantidad", problem: "an order may come to at most \(Verifactu.importe(bound)) €")
         }
     }
 
@@ -124,6 +146,11 @@ extension AppDatabase {
     public func settingCantidad(pedidoID: Int64, usuarioID: Int64, lineaID: Int64, cantidad: Int) -> PendingWrite<LineaPedido> {
         orderWriting { db in
             try Self.openOwned(db, id: pedidoID, usuarioID: usuarioID)
+            if let row = try Row.fetchOne(db.cachedStatement(sql: """
+                SELECT p.precio_centimos, l.opciones_centimos FROM linea_pedido l JOIN plato p ON p.id = l.plato_id WHERE l.id = ? AND l.pedido_id = ?
+                """), arguments: [lineaID, pedidoID]) {
+                try Self.checkMoney(db, pedidoID: pedidoID, precio: row[0], extras: row[1], cantidad: cantidad, lineaID: lineaID)
+            }
             try db.cachedStatement(sql: "UPDATE linea_pedido SET cantidad = ? WHERE id = ? AND pedido_id = ?").execute(arguments: [cantidad, lineaID, pedidoID])
             guard db.changesCount > 0 else { throw OrderError.lineaNotFound }
             return try Self.linea(db, id: lineaID)
