@@ -229,19 +229,19 @@ public struct AppConfiguration: Sendable, Equatable {
         },
         Setting(key: "empresaRazonSocial", expected: "the company's name, 1 to 120 characters") { config, value in
             let name = value.trimmingCharacters(in: .whitespaces)
-            guard (1...120).contains(name.count), !TextRules.hasForbiddenScalar(name) else { return false }
+            guard TextRules.fits(name, 1...120), !TextRules.hasForbiddenScalar(name) else { return false }
             config.empresaRazonSocial = name
             return true
         },
         Setting(key: "empresaDireccion", expected: "the company's address, 1 to 200 characters") { config, value in
             let address = value.trimmingCharacters(in: .whitespaces)
-            guard (1...200).contains(address.count), !TextRules.hasForbiddenScalar(address) else { return false }
+            guard TextRules.fits(address, 1...200), !TextRules.hasForbiddenScalar(address) else { return false }
             config.empresaDireccion = address
             return true
         },
         Setting(key: "nombreRestaurante", expected: "the restaurant's name, 1 to 60 characters") { config, value in
             let name = value.trimmingCharacters(in: .whitespaces)
-            guard (1...60).contains(name.count), !TextRules.hasForbiddenScalar(name) else { return false }
+            guard TextRules.fits(name, 1...60), !TextRules.hasForbiddenScalar(name) else { return false }
             config.nombreRestaurante = name
             return true
         },

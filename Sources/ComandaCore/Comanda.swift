@@ -230,7 +230,7 @@ public enum CuentaRules {
     /// Notes: 0…200 characters, trimmed, no control or direction-override characters.
     public static func notas(_ text: String) throws(CuentaError) -> String {
         let trimmed = TextRules.trimmed(text)
-        guard trimmed.count <= 200 else { throw .invalid(field: "notas", problem: "must be at most 200 characters") }
+        guard TextRules.fits(trimmed, 0...200) else { throw .invalid(field: "notas", problem: "must be at most 200 characters") }
         guard !TextRules.hasForbiddenScalar(trimmed, allowNewline: true) else { throw .invalid(field: "notas", problem: TextRules.problem) }
         return trimmed
     }
@@ -238,7 +238,7 @@ public enum CuentaRules {
     /// A void's reason: 1…200 characters.
     public static func motivo(_ text: String) throws(CuentaError) -> String {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...200).contains(trimmed.count) else { throw .invalid(field: "motivo", problem: "must be 1 to 200 characters") }
+        guard TextRules.fits(trimmed, 1...200) else { throw .invalid(field: "motivo", problem: "must be 1 to 200 characters") }
         guard !TextRules.hasForbiddenScalar(trimmed) else { throw .invalid(field: "motivo", problem: TextRules.problem) }
         return trimmed
     }

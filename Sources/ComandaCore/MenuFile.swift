@@ -121,9 +121,9 @@ public enum MenuFile {
         }
         let trimmed = string.trimmingCharacters(in: .whitespacesAndNewlines)
         if !allowEmpty && trimmed.isEmpty { throw fail(name, "must not be empty") }
-        if trimmed.count > max { throw fail(name, "is longer than \(max) characters") }
+        if !TextRules.fits(trimmed, 0...max) { throw fail(name, "is longer than \(max) characters") }
         if TextRules.hasForbiddenScalar(trimmed, allowNewline: true) {
-            throw fail(name, "contains control or bidirectional formatting characters")
+            throw fail(name, "contains control or bidirectional formatting characters, or more than 8 combining marks on a character")
         }
         return trimmed
     }

@@ -118,7 +118,7 @@ public enum MesaRules {
 
     private static func text(_ raw: String, _ field: String, _ lengths: ClosedRange<Int>) throws(MesaError) -> String {
         let s = raw.trimmingWhitespace()
-        guard lengths.contains(s.count) else {
+        guard TextRules.fits(s, lengths) else {
             throw .invalid(field: field, problem: lengths.lowerBound == 0 ? "must be at most \(lengths.upperBound) characters"
                                                                            : "must be \(lengths.lowerBound) to \(lengths.upperBound) characters")
         }

@@ -212,7 +212,7 @@ public enum PedidoRules {
     /// Text a person wrote: trimmed, `lengths` characters, no control characters but newlines.
     private static func freeText(_ raw: String, field: String, lengths: ClosedRange<Int>) throws(OrderError) -> String {
         let s = raw.trimmingWhitespace()
-        guard lengths.contains(s.count) else {
+        guard TextRules.fits(s, lengths) else {
             throw .invalid(field: field, problem: "must be \(lengths.lowerBound) to \(lengths.upperBound) characters")
         }
         guard !TextRules.hasForbiddenScalar(s, allowNewline: true) else {

@@ -20,7 +20,7 @@ public enum PlatoRules {
     /// Trimmed text of `lengths` characters without control characters (newlines allowed where `newlines`).
     public static func text(_ raw: String, _ field: String, _ lengths: ClosedRange<Int>, newlines: Bool = false) throws(Problem) -> String {
         let s = raw.trimmingWhitespace()
-        guard lengths.contains(s.count) else {
+        guard TextRules.fits(s, lengths) else {
             throw Problem(field, lengths.lowerBound == 0 ? "must be at most \(lengths.upperBound) characters"
                                                          : "must be \(lengths.lowerBound) to \(lengths.upperBound) characters")
         }

@@ -90,7 +90,7 @@ public enum Waitlist {
             guard (1...100).contains(trimmed.utf8.count) else { throw .invalidName("must be 1 to 100 characters") }
             return trimmed
         }
-        guard (1...100).contains(trimmed.count) else { throw .invalidName("must be 1 to 100 characters") }
+        guard TextRules.fits(trimmed, 1...100) else { throw .invalidName("must be 1 to 100 characters") }
         guard !TextRules.hasForbiddenScalar(trimmed) else {
             throw .invalidName(TextRules.problem)
         }

@@ -11,7 +11,7 @@ public enum UserRules {
     /// The name, trimmed, or why not.
     public static func nombre(_ raw: String) throws(UserError) -> String {
         let s = raw.trimmingWhitespace()
-        guard nameLength.contains(s.count) else {
+        guard TextRules.fits(s, nameLength) else {
             throw .invalid(field: "nombre", problem: "must be 1 to 100 characters")
         }
         guard !TextRules.hasForbiddenScalar(s) else { throw .invalid(field: "nombre", problem: TextRules.problem) }
@@ -21,11 +21,11 @@ public enum UserRules {
     /// The login, trimmed (kept as entered otherwise), or why not.
     public static func login(_ raw: String) throws(UserError) -> String {
         let s = raw.trimmingWhitespace()
-        guard nameLength.contains(s.count) else {
+        guard TextRules.fits(s, nameLength) else {
             throw .invalid(field: "login", problem: "must be 1 to 100 characters")
         }
         guard !TextRules.hasForbiddenScalar(s), !s.unicodeScalars.contains(where: { $0.properties.isWhitespace }) else {
-            throw .invalid(field: "login", problem: "must not contain spaces, control or bidirectional formatting characters")
+            throw .invalid(field: "login", problem: "must not contain spaces, control or bidirectional formatting characters, nor more than 8 combining marks on a character")
         }
         return s
     }
@@ -37,7 +37,7 @@ public enum UserRules {
 
     /// Checks a new password's length (it is never trimmed or changed).
     public static func password(_ raw: String) throws(UserError) {
-        guard passwordLength.contains(raw.count) else {
+        guard TextRules.fits(raw, passwordLength) else {
             throw .invalid(field: "password", problem: "must be 8 to 1024 characters")
         }
     }

@@ -25,4 +25,28 @@ import Testing
         #expect(TextRules.hasForbiddenScalar("jamón\u{85}"))
         #expect(!TextRules.hasForbiddenScalar("Пельмени, 🍣 y jamón"))
     }
+
+    /// At most 8 combining marks on a character (#44): accents, Vietnamese
+    /// and Devanagari pass; a letter under nine marks, or 500,000, does not.
+    @Test func combiningMarksAreBounded() {
+        #expect(!TextRules.hasForbiddenScalar("Jose\u{301} Nguyễn Thị Ánh, नमस्ते"))
+        #expect(!TextRules.hasForbiddenScalar("a" + String(repeating: "\u{301}", count: 8) + " b" + String(repeating: "\u{20DD}", count: 8)))
+        #expect(TextRules.hasForbiddenScalar("a" + String(repeating: "\u{301}", count: 9)))
+        #expect(TextRules.hasForbiddenScalar("a" + String(repeating: "\u{20DD}", count: 9)), "enclosing marks count too")
+        #expect(TextRules.hasForbiddenScalar("a" + String(repeating: "\u{301}", count: 500_000)))
+    }
+
+    /// A length rule bounds bytes (4 a character) before characters are counted.
+    @Test func lengthsBoundBytesToo() {
+        #expect(TextRules.fits(String(repeating: "🍷", count: 20), 1...20))
+        #expect(!TextRules.fits(String(repeating: "🍷", count: 21), 1...20))
+        // One grapheme cluster of a megabyte is one character, and 1 MB.
+        let huge = "a" + String(repeating: "\u{301}", count: 500_000)
+        #expect(huge.count == 1)
+        #expect(!TextRules.fits(huge, 0...200))
+        // Family emoji are one character of 25 bytes each: 20 of them pass 20 characters' bytes.
+        #expect(!TextRules.fits(String(repeating: "👨‍👩‍👧‍👦", count: 20), 1...20))
+        #expect(!TextRules.fits("", 1...20))
+        #expect(TextRules.fits("", 0...20))
+    }
 }

@@ -381,6 +381,38 @@ import Testing
         #expect(app.loggedPath("/espera/") == "/espera/")
     }
 
+    /// A letter under 500,000 combining marks is one character of a megabyte:
+    /// as a table link's note, a registration's name or a table's name it is
+    /// 422 before it is stored (#44), and so is a text over its bytes.
+    @Test func aMegabyteCharacterIsRefusedWhereverTextEnters() throws {
+        let (app, db) = try makeUserApp()
+        try withServer(responder: app) { _, port in
+            let c = try TestClient(port: port)
+            let boss = try c.staff("jefa", .gerente, db), waiter = try c.staff("luis", .camarero, db)
+            let zalgo = "a" + String(repeating: "\u{301}", count: 500_000)
+            let made = try c.postJSON("/mesas", #"{"nombre": "T1", "plazas": 4}"#, token: boss)
+            let mesa = try #require((made.json as? [String: Any])?["id"] as? Int)
+            let enlace = try #require((made.json as? [String: Any])?["enlace"] as? String)
+            _ = try c.postJSON("/mesas/\(mesa)/sentar", #"{"comensales": 2}"#, token: waiter)
+            let plato = try #require(try db.menuSnapshot().platos.first?.id)
+            let note = try c.postJSON(enlace + "/lineas", #"{"plato_id": \#(plato), "notas": "\#(zalgo)"}"#)
+            #expect(note.status == 422 && note.errorField == "notas")
+            let nine = try c.postJSON(enlace + "/lineas", #"{"plato_id": \#(plato), "notas": "a\#(String(repeating: "\u{301}", count: 9))"}"#)
+            #expect(nine.status == 422 && nine.errorField == "notas")
+            let eight = try c.postJSON(enlace + "/lineas", #"{"plato_id": \#(plato), "notas": "a\#(String(repeating: "\u{301}", count: 8))"}"#)
+            #expect(eight.status == 201)
+            // 800 KB of name through anonymous registration.
+            let name = String(repeating: "a\u{301}\u{302}", count: 160_000)
+            let user = try c.postJSON("/usuarios", #"{"nombre": "\#(name)", "login": "zalgo", "password": "contraseña-segura"}"#)
+            #expect(user.status == 422 && user.errorField == "nombre")
+            let table = try c.postJSON("/mesas", #"{"nombre": "\#(zalgo)", "plazas": 4}"#, token: boss)
+            #expect(table.status == 422 && table.errorField == "nombre")
+            // What was refused was not stored: the check holds the one line of eight marks.
+            let view = try #require(try c.request("GET", enlace + "/cuenta").json as? [String: Any])
+            #expect(((view["cuenta"] as? [String: Any])?["lineas"] as? [Any])?.count == 1)
+        }
+    }
+
     @Test func namesThatWouldShowReversedAre422() throws {
         let (app, db) = try makeUserApp()
         try withServer(responder: app) { _, port in
