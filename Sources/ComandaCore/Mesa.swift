@@ -123,6 +123,15 @@ public enum MesaRules {
                                                                            : "must be \(lengths.lowerBound) to \(lengths.upperBound) characters")
         }
         guard !TextRules.hasForbiddenScalar(s) else { throw .invalid(field: field, problem: TextRules.problem) }
+        // A table's name is read off a floor plan and a QR card: nothing invisible in it (`T\u{200B}1` beside
+        // `T1`, a name of only U+200F), but the joiner and variation selectors that emoji are made of.
+        let hidden = s.unicodeScalars.contains { scalar in
+            scalar.properties.isDefaultIgnorableCodePoint && scalar != "\u{200D}" && !scalar.properties.isVariationSelector
+        }
+        guard !hidden else { throw .invalid(field: field, problem: "must not contain invisible characters") }
+        guard s.isEmpty || s.unicodeScalars.contains(where: { !$0.properties.isWhitespace && !$0.properties.isDefaultIgnorableCodePoint }) else {
+            throw .invalid(field: field, problem: "must show something")
+        }
         return s
     }
 }

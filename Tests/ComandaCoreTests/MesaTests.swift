@@ -39,6 +39,19 @@ import Testing
         #expect(MesaRules.clave("Mesa Él") == MesaRules.clave("mesa el"))
     }
 
+    /// Nothing invisible in a table's name (#44): not a zero-width space
+    /// making `T\u{200B}1` beside `T1`, not a name of only a right-to-left
+    /// mark; emoji (a joiner, a variation selector) and any script are names.
+    @Test func invisibleNamesAreRefused() {
+        for hidden in ["T\u{200B}1", "\u{200F}", "T1\u{2060}", "\u{FEFF}T1", "T\u{00AD}1", "\u{200E}\u{200F}"] {
+            #expect(throws: MesaError.self, "\(hidden.unicodeScalars.map { String($0.value, radix: 16) })") { try MesaRules.nombre(hidden) }
+        }
+        #expect(throws: MesaError.invalid(field: "zona", problem: "must not contain invisible characters")) { try MesaRules.zona("Sala\u{200B}") }
+        for shown in ["T1", "Terraza ❤️", "👨‍🍳 Barra", "طاولة ٣", "テーブル1"] {
+            #expect((try? MesaRules.nombre(shown)) == shown, "\(shown)")
+        }
+    }
+
     @Test func turnTimesPerTableSizeRoundedToOneDecimal() {
         let informe = InformeMesas.from([(plazas: 4, segundos: 3600, comensales: 3), (plazas: 2, segundos: 90, comensales: 2),
                                          (plazas: 4, segundos: 1830, comensales: 4)])

@@ -407,6 +407,11 @@ import Testing
             #expect(user.status == 422 && user.errorField == "nombre")
             let table = try c.postJSON("/mesas", #"{"nombre": "\#(zalgo)", "plazas": 4}"#, token: boss)
             #expect(table.status == 422 && table.errorField == "nombre")
+            // Nor an invisible one beside T1, nor one of only a right-to-left mark.
+            for hidden in [#"T\u200b1"#, #"\u200f"#] {
+                let look = try c.postJSON("/mesas", #"{"nombre": "\#(hidden)", "plazas": 4}"#, token: boss)
+                #expect(look.status == 422 && look.errorField == "nombre", "\(hidden)")
+            }
             // What was refused was not stored: the check holds the one line of eight marks.
             let view = try #require(try c.request("GET", enlace + "/cuenta").json as? [String: Any])
             #expect(((view["cuenta"] as? [String: Any])?["lineas"] as? [Any])?.count == 1)
