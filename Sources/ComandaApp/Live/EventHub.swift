@@ -51,6 +51,11 @@ final class EventHub: Sendable {
         var versions: [Int64: Int] = [:]
         /// Taken out of the table (no subscribers left): subscribe again through the table.
         var retired = false
+        /// The ids of connect events that another connect event followed
+        /// (the kitchen's `snapshot` before its `comandas`), oldest first: a
+        /// client back with one of them gets the connect events again, since
+        /// what followed it was never an event of the ring.
+        var connectNotLast: [Int64] = []
 
         /// The bytes of the events in the ring.
         var ringBytes = 0
@@ -80,6 +85,17 @@ final class EventHub: Sendable {
                 ring = Array(kept)
                 ringStart = 0
             }
+        }
+
+        /// Keeps a connect event's id that another followed (at most 1,024:
+        /// past them, every id so far is made unreplayable instead).
+        mutating func rememberConnect(_ id: Int64) {
+            while let oldest = connectNotLast.first, oldest <= floor { connectNotLast.removeFirst() }
+            if connectNotLast.count >= 1024 {
+                connectNotLast.removeAll()
+                floor = id
+            }
+            connectNotLast.append(id)
         }
 
         /// Forgets every event: ids up to `id` can no longer be replayed.
@@ -158,8 +174,8 @@ final class EventHub: Sendable {
     /// `snapshot` (`(event, data)`), then every later event. The snapshot is
     /// made under the topic's lock, so no change falls between it and the
     /// events that follow it (a change may arrive twice, never not at all).
-    /// `also`: more connect events right after it, with the same id (the
-    /// kitchen's comandas after its orders' snapshot).
+    /// `also`: more connect events right after it (the kitchen's comandas
+    /// after its orders' snapshot), each with an id above the one before.
     func subscribe(_ name: String, _ sink: any EventSink, lastEventID: String?,
                    snapshot: () throws -> (event: String, data: String),
                    also: () throws -> [(event: String, data: String)] = { [] }) throws {
@@ -170,7 +186,7 @@ final class EventHub: Sendable {
                 guard !s.retired else { return false }
                 var bytes = Self.retryLine
                 var replayed = false
-                if let missed, missed >= s.floor, missed <= s.last {
+                if let missed, missed >= s.floor, missed <= s.last, !s.connectNotLast.contains(missed) {
                     let events = s.events(after: missed)
                     // Past the budget the connect event says it all in fewer bytes.
                     if events.reduce(0, { $0 + $1.bytes.count }) <= Self.catchUpBudget {
@@ -179,9 +195,15 @@ final class EventHub: Sendable {
                     }
                 }
                 if !replayed {
-                    let (event, data) = try snapshot()
-                    bytes += Self.format(id: s.last, event: event, data: data)
-                    for (event, data) in try also() { bytes += Self.format(id: s.last, event: event, data: data) }
+                    // Connect events take ids of their own, each above the one before; the last is
+                    // the topic's latest id, so coming back with it replays what followed.
+                    let group = [try snapshot()] + (try also())
+                    for (i, (event, data)) in group.enumerated() {
+                        let id = counter.add(1, ordering: .relaxed).newValue
+                        bytes += Self.format(id: id, event: event, data: data)
+                        s.last = id
+                        if i < group.count - 1 { s.rememberConnect(id) }
+                    }
                 }
                 if sink.send(bytes, catchUp: true) { s.subscribers[ObjectIdentifier(sink)] = sink }
                 return true

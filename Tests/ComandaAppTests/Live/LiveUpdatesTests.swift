@@ -120,7 +120,8 @@ import Testing
 
             // An id the server no longer has (older than anything it holds,
             // from before a restart) or not a number: the connect event.
-            for stale in [String((Int64(seen.id ?? "") ?? 0) - 1), "1", "abc", "99999999999999999999"] {
+            // (The first connect event's id is one above the topic's own, the oldest it could replay from.)
+            for stale in [String((Int64(seen.id ?? "") ?? 0) - 2), "1", "abc", "99999999999999999999"] {
                 let other = try TestClient(port: port)
                 _ = try other.openStream("/reservations/eventos", headers: [("Last-Event-ID", stale)])
                 #expect(try other.readEvent().raw == "retry: 3000")
@@ -206,7 +207,19 @@ import Testing
             let comandas = try s.readDataEvent()
             #expect(comandas.event == "comandas")
             #expect(comandas.data == (try c.authed("GET", "/cocina/comandas", cook)).text)
+            // Each connect event its own id, growing (#44): back with the first, both again; with the second, what followed.
+            let first = try #require(Int64(snapshot.id ?? "")), second = try #require(Int64(comandas.id ?? ""))
+            #expect(second > first)
+            let again = try TestClient(port: port)
+            _ = try again.openStream("/cocina/eventos?ticket=" + ticket(c, cook), headers: [("Last-Event-ID", String(first))])
+            let resent = try again.readDataEvent()
+            #expect(resent.event == "snapshot" && Int64(resent.id ?? "") ?? 0 > second)
+            #expect(try again.readDataEvent().event == "comandas")
+            let caughtUp = try TestClient(port: port)
+            _ = try caughtUp.openStream("/cocina/eventos?ticket=" + ticket(c, cook), headers: [("Last-Event-ID", String(second))])
+            #expect(try caughtUp.readEvent().raw == "retry: 3000")
             let placed = try c.placeOrder(customer)
+            #expect(try caughtUp.readDataEvent().event == "pedido", "nothing replayed after the second: the next order comes next")
             let event = try s.readDataEvent()
             #expect(event.event == "pedido")
             #expect((event.json as? [String: Any])?["id"] as? Int == placed)
