@@ -53,20 +53,33 @@ public struct AppDatabase: Sendable {
         /// Every write goes through it (group commit).
         let group: GroupWriter
         let sessions = SessionCache()
+        /// The writer's `PRAGMA data_version` when last read (-1: never): it
+        /// changes only when another connection — another process — commits.
+        let seenDataVersion = Locked<Int>(-1)
         /// Checkpoints a file database in the background once started.
         let checkpointer: Checkpointer?
         /// Who hears of committed changes (held weakly: an application that
         /// is gone stops hearing).
         let subscribers: Locked<[WeakSubscriber]>
 
+        /// Forgets the cached sessions when the writer's connection says another process committed.
+        static func notice(_ db: Database, seen: Locked<Int>, sessions: SessionCache) {
+            guard let version = try? Int.fetchOne(db, sql: "PRAGMA data_version") else { return }
+            let before = seen.withLock { last in defer { last = version }; return last }
+            if before != -1 && before != version { sessions.removeAll() }
+        }
+
         init(writer: any DatabaseWriter, checkpointer: Checkpointer?) {
             self.writer = writer
             let subscribers = Locked<[WeakSubscriber]>([])
             self.subscribers = subscribers
+            let sessions = sessions, seen = seenDataVersion
             // Once per committed batch: the subscribers read once, each told the batch's writes in commit order.
-            self.group = GroupWriter(writer) { batch in
+            // Before each batch: has another process written (a role changed by `create-staff`)? Then no
+            // cached session is trusted, before any change of this batch is announced to a stream.
+            self.group = GroupWriter(writer, announce: { batch in
                 for subscriber in subscribers.withLock({ $0.compactMap(\.subscriber) }) { subscriber.committed(batch) }
-            }
+            }, begun: { db in Self.notice(db, seen: seen, sessions: sessions) })
             self.checkpointer = checkpointer
         }
     }
@@ -78,6 +91,16 @@ public struct AppDatabase: Sendable {
     private let shared: Shared
     var writer: any DatabaseWriter { shared.writer }
     var sessions: SessionCache { shared.sessions }
+
+    /// Looks whether another process has committed since the writer last
+    /// looked (SQLite's `PRAGMA data_version` on the writer's connection,
+    /// which our own commits do not change): if so, no cached session is
+    /// trusted any longer. Every batch of writes looks first; the streams'
+    /// sweep looks while nothing is written.
+    public func noticeOtherProcesses() {
+        let shared = shared
+        try? shared.writer.writeWithoutTransaction { db in Shared.notice(db, seen: shared.seenDataVersion, sessions: shared.sessions) }
+    }
 
     /// How hard a commit holds on before it is acknowledged (SQLite's
     /// `synchronous`, in WAL mode; docs/OPERATIONS.md). `full` by default: a

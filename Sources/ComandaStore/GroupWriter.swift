@@ -96,9 +96,14 @@ final class GroupWriter: @unchecked Sendable {
     let batches = Atomic<Int>(0)
     let batchedRequests = Atomic<Int>(0)
 
-    init(_ writer: any DatabaseWriter, announce: @escaping @Sendable ([[Change]]) -> Void = { _ in }) {
+    /// Called at the start of every batch's transaction, on the writer's connection.
+    private let begun: @Sendable (Database) -> Void
+
+    init(_ writer: any DatabaseWriter, announce: @escaping @Sendable ([[Change]]) -> Void = { _ in },
+         begun: @escaping @Sendable (Database) -> Void = { _ in }) {
         self.writer = writer
         self.announce = announce
+        self.begun = begun
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(hasWork, nil)
     }
@@ -267,6 +272,7 @@ final class GroupWriter: @unchecked Sendable {
                 try writer.writeWithoutTransaction { db in
                     do {
                         try db.beginTransaction(.immediate)
+                        begun(db)
                         while let job = pending.popFirst() {
                             current = job
                             let before = db.totalChangesCount

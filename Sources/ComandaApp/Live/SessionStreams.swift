@@ -6,9 +6,10 @@ import Dispatch
 /// with its session: logging out ends that session's streams at once; a
 /// role taken away, a session deleted, or one that expired ends them before
 /// their next event (each event to such a stream re-checks its access) and
-/// within a sweep (`sweepInterval`; a change made by another process, such
-/// as `comanda create-staff`, is seen once the session cache's 2 s have
-/// passed).
+/// within a sweep (`sweepInterval`). A change made by another process (such
+/// as `comanda create-staff` demoting a cook) is seen before the next event
+/// any write of ours makes (each batch of writes asks SQLite's
+/// `data_version` first) and by the next sweep while nothing is written.
 ///
 /// A background service of the application: its sweep runs while any
 /// stream is open (started by the first), and ends for good with `stop()`.
@@ -77,6 +78,8 @@ final class SessionStreams: BackgroundService {
     /// Ends the streams whose session no longer passes their access.
     func sweep() {
         let entries = open.withLock { Array($0.values) }
+        guard !entries.isEmpty else { return }
+        users.database.noticeOtherProcesses()
         for entry in entries where !users.passes(tokenHash: entry.session, entry.access) {
             entry.sink.finish()
         }

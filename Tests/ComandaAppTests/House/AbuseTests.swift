@@ -296,6 +296,46 @@ import Testing
         }
     }
 
+    /// A cook demoted by another process (`comanda create-staff`, here a
+    /// second connection to the file) gets no customer's address after it
+    /// (#44): the next order's event finds the session cache dropped, since
+    /// SQLite's `data_version` said someone else wrote; and while nothing is
+    /// written, the sweep ends the stream within its second.
+    @Test func aCookDemotedByAnotherProcessHearsNothingMore() throws {
+        let folder = try makeTemporaryFolder("comanda-demoted")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let (app, db) = try makeUserApp(database: try AppDatabase.open(path: folder + "/c.sqlite"))
+        let elsewhere = try AppDatabase.open(path: folder + "/c.sqlite")
+        try withServer(responder: app) { _, port in
+            let c = try TestClient(port: port)
+            let cook = try c.staff("cocinera", .cocina, db)
+            let customer = try c.registerAndLogin("cliente")
+            let s = try TestClient(port: port)
+            #expect(try s.openStream("/cocina/eventos", headers: [("Authorization", "Bearer \(cook)")]).status == 200)
+            _ = try s.readDataEvent()
+            _ = try s.readDataEvent()
+            // The cook's session is fresh in the cache: one more authenticated read.
+            #expect(try c.authed("GET", "/cocina/pedidos", cook).status == 200)
+            _ = try StaffAccounts.promote(login: "cocinera", rol: .cliente, in: elsewhere)
+            _ = try c.placeOrder(customer)
+            var heard: [String] = []
+            do { while true { heard.append(try s.readDataEvent().event ?? "") } } catch {}
+            #expect(heard.isEmpty, "the demoted cook heard \(heard)")
+            #expect(try c.authed("GET", "/cocina/pedidos", cook).status == 403)
+
+            // With nothing written at all, the sweep ends a demoted cook's stream within about a second.
+            let other = try c.staff("cocinero", .cocina, db)
+            let t = try TestClient(port: port)
+            #expect(try t.openStream("/cocina/eventos", headers: [("Authorization", "Bearer \(other)")]).status == 200)
+            _ = try t.readDataEvent()
+            #expect(try c.authed("GET", "/cocina/pedidos", other).status == 200)
+            let demoted = Date()
+            _ = try StaffAccounts.promote(login: "cocinero", rol: .cliente, in: elsewhere)
+            #expect(throws: (any Error).self) { while true { _ = try t.readEvent() } }
+            #expect(Date().timeIntervalSince(demoted) < 1.6)
+        }
+    }
+
     @Test func aStreamRechecksItsAccessBeforeEachEvent() throws {
         let (app, _) = try makeUserApp()
         // No sweep in this test's time: only the check before each event ends it.
