@@ -46,6 +46,8 @@ public struct AppConfiguration: Sendable, Equatable {
     public var hashInIdleTime = true
     /// The waitlist's default quote: minutes for each party of the band ahead, plus that once more.
     public var minutosPorGrupo = 10
+    /// A table link's writes (dishes, asking for the bill) that may come at once before one a second is the pace.
+    public var rafagaEnlace = 10
     /// log2 of scrypt's cost for new password hashes (stored with each hash).
     public var scryptLogN = 15
     /// Where the legacy RestaurantQueue feed is mounted.
@@ -204,6 +206,7 @@ public struct AppConfiguration: Sendable, Equatable {
         int("minBodyBytesPerSecond", 0...(1 << 30)) { $0.http.minBodyBytesPerSecond = $1 },
         seconds("bodyRateGraceSeconds") { $0.http.bodyRateGracePeriod = $1 },
         int("minutosPorGrupo", 1...240) { $0.minutosPorGrupo = $1 },
+        int("rafagaEnlace", 1...1000) { $0.rafagaEnlace = $1 },
         int("scryptLogN", 10...20) { $0.scryptLogN = $1 },
         Setting(key: "queuePath", expected: "a path like /queue (letters, digits, - and _ between slashes)") { config, value in
             let segments = value.split(separator: "/", omittingEmptySubsequences: false)

@@ -82,7 +82,7 @@ public final class ComandaApplication: HTTPResponder {
             ChecksRoutes(checks: checks, live: live),
             BillRoutes(bill: BillService(database: database, now: now, zone: zone, empresa: c.empresa, serie: c.serieFacturas),
                        idempotency: Idempotency(database: database, now: now)),
-            TableLinkRoutes(links: TableLinkService(database: database), pages: staticFiles, urlPublica: c.urlPublica, live: live),
+            TableLinkRoutes(links: TableLinkService(database: database), limit: RateLimit(burst: c.rafagaEnlace), pages: staticFiles, urlPublica: c.urlPublica, live: live),
             LegacyQueueRoutes(base: c.queuePath, hostKey: key, waitlist: waitlist),
         ]
         var router = Routes()

@@ -36,8 +36,34 @@ final class ChecksLive: Sendable {
         }
         // Called on the writer's thread: nothing is queued while no waiter listens.
         guard hub.isListened("cuentas") else { return }
-        queue.async { [self] in
-            guard hub.isListened("cuentas") else { return }
+        // Coalesced per check: changes to a check while its event is owed are answered by that one
+        // event, read after all of them (a burst of writes to one check is one read and one event).
+        let start = owed.withLock { o -> Bool in
+            if !o.ids.contains(cuentaID) {
+                o.ids.insert(cuentaID)
+                o.order.append(cuentaID)
+            }
+            guard !o.running else { return false }
+            o.running = true
+            return true
+        }
+        if start { queue.async { [self] in drain() } }
+    }
+
+    /// The checks whose event is owed, in the order they changed, and whether a drain runs.
+    private let owed = Locked<(ids: Set<Int64>, order: [Int64], running: Bool)>(([], [], false))
+
+    private func drain() {
+        while let cuentaID = owed.withLock({ o -> Int64? in
+            guard !o.order.isEmpty else {
+                o.running = false
+                return nil
+            }
+            let id = o.order.removeFirst()
+            o.ids.remove(id)
+            return id
+        }) {
+            guard hub.isListened("cuentas") else { continue }
             do {
                 let body = ChecksJSON.cuenta(try checks.cuenta(id: cuentaID))
                 hub.publish("cuentas", event: "cuenta", data: body)

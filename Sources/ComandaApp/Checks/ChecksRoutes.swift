@@ -37,16 +37,18 @@ struct ChecksRoutes: Feature {
             id: "cuentas",
             tags: ["Table service"],
             params: [.query("estado", "abierta (default), cobrada or anulada.", .oneOf(["abierta", "cobrada", "anulada"])), .query("desde", "YYYY-MM-DD.", .text), .query("hasta", "YYYY-MM-DD.", .text)],
-            responses: ["200": .ok(.list(.ref("Cuenta"))), "503": .readsBusy])) { r in
+            responses: ["200": .ok(.list(.ref("Cuenta")), headers: .etag), "304": .notModified, "503": .readsBusy])) { r in
             let estado = try r.http.queryValue("estado").map { raw in
                 guard let e = EstadoCuenta(rawValue: raw) else {
                     throw APIError.validation("estado", "must be abierta, cobrada or anulada")
                 }
                 return e
             } ?? .abierta
-            guard estado != .abierta else { return .json(ChecksJSON.cuentas(try checks.abiertas())) }
+            // A weak tag of the answer, each query its own: a fallback poll of an unchanged list is a 304.
+            let query = r.http.query ?? ""
+            guard estado != .abierta else { return Self.tagged(ChecksJSON.cuentas(try checks.abiertas()), query: query) }
             let range = try DayRange(r.http, today: LocalTime.day(checks.now(), zone: checks.zone))
-            return try r.offLoop { .json(ChecksJSON.cuentas(try checks.cerradas(estado, range))) }
+            return try r.offLoop { Self.tagged(ChecksJSON.cuentas(try checks.cerradas(estado, range)), query: query) }
         }
         router.add(.GET, "/cuentas/:id", Self.waiters, .op(
             "One check with its lines.",
@@ -225,5 +227,18 @@ struct ChecksRoutes: Feature {
             throw APIError.validation("estado", "must be states among en_espera, marchada, preparada, servida, separated by commas")
         }
         return estados
+    }
+
+    /// A JSON answer with a weak tag of its body and the query it answers.
+    static func tagged(_ text: String, query: Substring) -> HTTPResponse {
+        let body = Array(text.utf8)
+        var hash = FNV1a()
+        hash.add(Array(query.utf8))
+        hash.add([0])
+        hash.add(body)
+        var response = HTTPResponse.json(body)
+        response.headers.add("ETag", "W/\"" + hash.hex + "\"")
+        response.headers.add("Cache-Control", "no-cache")
+        return response
     }
 }

@@ -6,6 +6,8 @@ import ComandaHTTP
 /// manager's `POST /mesas/{id}/enlace` and `GET /mesas/{id}/qr.png`.
 struct TableLinkRoutes: Feature {
     let links: TableLinkService
+    /// The guests' writes, per link: a burst (`rafagaEnlace`, 10), then one a second.
+    let limit: RateLimit
     /// The pages (the table's page is `mesa.html`).
     let pages: StaticFiles?
     /// The setting `urlPublica` (no trailing slash), else nil: `http://` and the request's `Host`.
@@ -14,8 +16,9 @@ struct TableLinkRoutes: Feature {
     /// The tables' own streams, told of their checks, the floor and new links.
     private let linkLive: TableLinkLive
 
-    init(links: TableLinkService, pages: StaticFiles?, urlPublica: String?, live: LiveStreams) {
+    init(links: TableLinkService, limit: RateLimit, pages: StaticFiles?, urlPublica: String?, live: LiveStreams) {
         self.links = links
+        self.limit = limit
         self.pages = pages
         self.urlPublica = urlPublica
         self.live = live
@@ -28,7 +31,7 @@ struct TableLinkRoutes: Feature {
 
     func register(on router: inout Routes) {
         router.describe(TableLinkJSON.schemas)
-        let links = links, pages = pages, urlPublica = urlPublica, live = live
+        let links = links, pages = pages, urlPublica = urlPublica, live = live, limit = limit
         // A table's own: the link is the key (unknown: 404 before any stream);
         // the stream ends when the manager makes the table a new link.
         router.addStream("/m/:token/eventos", .anyone, .stream(
@@ -68,9 +71,11 @@ struct TableLinkRoutes: Feature {
             responses: [
                 "201": .ok(.ref("LineaCuenta"), "Added."),
                 "409": .error("`mesa_sin_cuenta` (nobody seated), `demasiadas_lineas` (30 lines from the link already wait), `plato_agotado` or `cuenta_cerrada`."),
+                "429": .tooManyRequests,
             ])) { r in
             let token = Self.token(r.params)
             _ = try links.mesa(token: token)
+            try limit.take(token)
             let l = try LineaMesa(r.http)
             return r.after(links.addLinea(token: token, platoID: l.platoID, cantidad: l.cantidad, notas: l.notas, opciones: l.opciones)) {
                 .json(ChecksJSON.linea($0), status: .created)
@@ -81,8 +86,12 @@ struct TableLinkRoutes: Feature {
             id: "tablePideCuenta",
             tags: ["The table's link"],
             params: [.path("token", "The table's token, from the manager's `enlace`.", .text)],
-            responses: ["200": .ok(.ref("VistaMesa")), "409": .error("`mesa_sin_cuenta` or `cuenta_cerrada`.")])) { r in
+            responses: [
+                "200": .ok(.ref("VistaMesa")), "409": .error("`mesa_sin_cuenta` or `cuenta_cerrada`."), "429": .tooManyRequests,
+            ])) { r in
             let token = Self.token(r.params)
+            _ = try links.mesa(token: token)
+            try limit.take(token)
             return r.after(links.pideCuenta(token: token)) { _ in
                 .json(try links.vista(try links.mesa(token: token)).body)
             }

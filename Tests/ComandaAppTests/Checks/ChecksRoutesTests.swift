@@ -223,6 +223,27 @@ import Testing
     }
 
     /// A check moves to a free table with its lines; the old table is to be cleaned.
+    /// `GET /cuentas` is tagged (weak, each query its own) and answers 304
+    /// to a poll of an unchanged list (#44: every fallback poll downloaded it all).
+    @Test func theOpenChecksAnswer304WhileUnchanged() throws {
+        try withStaff { s in
+            let (c, waiter) = (s.c, s.waiter)
+            let (_, cuenta) = try s.seated("T1")
+            let first = try c.authed("GET", "/cuentas", waiter)
+            let tag = try #require(first.header("ETag"))
+            #expect(tag.hasPrefix("W/\""))
+            let again = try c.request("GET", "/cuentas", headers: [("Authorization", "Bearer \(waiter)"), ("If-None-Match", tag)])
+            #expect(again.status == 304 && again.body.isEmpty)
+            // Another query, another tag.
+            let closed = try c.authed("GET", "/cuentas?estado=cobrada", waiter)
+            #expect(closed.status == 200 && closed.header("ETag") != tag)
+            // A change: the list is sent again, with a new tag.
+            _ = try c.postJSON("/cuentas/\(cuenta)/lineas", #"{"plato_id": \#(try s.plato("Flan"))}"#, token: waiter)
+            let changed = try c.request("GET", "/cuentas", headers: [("Authorization", "Bearer \(waiter)"), ("If-None-Match", tag)])
+            #expect(changed.status == 200 && changed.header("ETag") != tag && changed.text.contains("Flan"))
+        }
+    }
+
     @Test func aCheckMovesToAFreeTable() throws {
         try withStaff { s in
             let (c, waiter) = (s.c, s.waiter)
