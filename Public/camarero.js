@@ -351,6 +351,8 @@ function allChecks(list) {
 }
 
 function oneCheck(c) {
+  // A check too big for one event comes as {id, cambiada}: fetched whole.
+  if (c.cambiada) { Staff.api("GET", "/cuentas/" + c.id).then(oneCheck, () => {}); return; }
   if (c.estado === "abierta") checks.set(c.id, c); else checks.delete(c.id);
   if (shown && shown.id === c.id) { shown = c; renderCheck(); }
   markFloor();

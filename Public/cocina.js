@@ -111,6 +111,8 @@ function renderComandas(list) {
 
 /** One comanda fired, ready, served or with a line voided (from the stream). */
 function comandaChanged(c) {
+  // A comanda too big for one event comes as {id, cambiada}: the list is fetched again.
+  if (c.cambiada) { Staff.api("GET", "/cocina/comandas").then(renderComandas, () => {}); return; }
   const others = comandas.filter(x => x.id !== c.id);
   const list = c.estado === "marchada" || c.estado === "preparada" ? others.concat([c]) : others;
   list.sort((a, b) => (Date.parse(a.marchada) - Date.parse(b.marchada)) || (a.id - b.id));

@@ -12,6 +12,11 @@ window.Mesa = (() => {
   const ESTADO = { pendiente: "Para el camarero", en_espera: "Más tarde", marchada: "En cocina", preparada: "Lista",
                    servida: "Servida", anulada: "Anulada" };
   function render(v) {
+    // A view too big for one event comes as {cambiada}: fetched whole.
+    if (v && v.cambiada) {
+      fetch(base + "/cuenta", { cache: "no-store" }).then(r => r.ok ? r.json() : null).then(w => { if (w) render(w); }, () => {});
+      return;
+    }
     $("mesa-nombre").textContent = v.mesa;
     document.title = "Mesa " + v.mesa + " · La carta";
     const c = v.cuenta;

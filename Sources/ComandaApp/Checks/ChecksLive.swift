@@ -31,7 +31,8 @@ final class ChecksLive: Sendable {
         // The kitchen's JSON only when a board listens (the board's own when it holds one; a send's answer is written apart).
         if !comandas.isEmpty, hub.isListened("cocina") {
             for (comanda, json) in comandas {
-                hub.publish("cocina", event: "comanda", data: String(decoding: json ?? ChecksJSON.comanda(comanda), as: UTF8.self))
+                hub.publish("cocina", event: "comanda",
+                            data: EventHub.bounded(String(decoding: json ?? ChecksJSON.comanda(comanda), as: UTF8.self), id: comanda.id))
             }
         }
         // Called on the writer's thread: nothing is queued while no waiter listens.
@@ -66,7 +67,7 @@ final class ChecksLive: Sendable {
             guard hub.isListened("cuentas") else { continue }
             do {
                 let body = ChecksJSON.cuenta(try checks.cuenta(id: cuentaID))
-                hub.publish("cuentas", event: "cuenta", data: body)
+                hub.publish("cuentas", event: "cuenta", data: EventHub.bounded(body, id: cuentaID))
             } catch {
                 logger.error("could not publish check \(cuentaID): \(String(reflecting: error))")
             }

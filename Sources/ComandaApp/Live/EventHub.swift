@@ -30,6 +30,17 @@ final class EventHub: Sendable {
     /// A replay of more bytes than this sends the connect event instead
     /// (the replay is owed outside the sink's 256 KiB limit, so it is bounded here).
     static let catchUpBudget = 1 << 20
+    /// The largest event a changed thing is sent whole in: a bigger one (a
+    /// check of 1,500 lines) is sent as `{"id", "cambiada": true}` for the
+    /// page to fetch, so that no event comes near a stream's 256 KiB.
+    static let maxEventBytes = 64 << 10
+
+    /// `data`, or when it is over `maxEventBytes`, only that thing `id` changed (no id: the guests' view has none).
+    static func bounded(_ data: String, id: Int64?) -> String {
+        guard data.utf8.count > maxEventBytes else { return data }
+        return id.map { "{\"cambiada\":true,\"id\":\($0)}" } ?? "{\"cambiada\":true}"
+    }
+
     /// Sent on a stream that has been silent for the heartbeat interval.
     static let heartbeat = Array(": ping\n\n".utf8)
 

@@ -79,7 +79,7 @@ final class TableLinkLive: Sendable {
             }
             if !force, sent.withLock({ $0[topic] }) == body { return }
             sent.withLock { $0[topic] = body }
-            hub.publishState(topic, event: "cuenta") { body }
+            hub.publishState(topic, event: "cuenta") { EventHub.bounded(body, id: nil) }
         } catch {
             logger.error("could not publish table \(mesaID)'s view: \(String(reflecting: error))")
         }
