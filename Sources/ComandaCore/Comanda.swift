@@ -55,7 +55,8 @@ public enum MovimientoLinea: String, Sendable, CaseIterable {
 
 /// A comanda's state: its lines' (voided lines aside).
 public enum EstadoComanda: String, Sendable, CaseIterable {
-    case en_espera, marchada, preparada, servida
+    /// `anulada`: every line of it voided; it left the kitchen's board.
+    case en_espera, marchada, preparada, servida, anulada
 
     /// The lines' state this comanda state stands for.
     public var linea: EstadoLinea {
@@ -64,6 +65,7 @@ public enum EstadoComanda: String, Sendable, CaseIterable {
         case .marchada: .marchada
         case .preparada: .preparada
         case .servida: .servida
+        case .anulada: .anulada
         }
     }
 }

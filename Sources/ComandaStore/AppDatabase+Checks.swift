@@ -216,6 +216,13 @@ extension AppDatabase {
                 throw CuentaError.transicionNoValida(estado: linea.estado.rawValue)
             }
             guard let voided = try Self.lineaCuenta(db, cuentaID: cuentaID, id: lineaID) else { throw CuentaError.lineaNotFound }
+            // A comanda whose lines are now all voided is `anulada`: nothing of it is to cook (a served one stays served).
+            if let comandaID = voided.comandaID {
+                try db.cachedStatement(sql: """
+                    UPDATE comanda SET estado = 'anulada' WHERE id = ? AND estado != 'servida'
+                      AND NOT EXISTS (SELECT 1 FROM linea_cuenta WHERE comanda_id = ? AND estado != 'anulada')
+                    """).execute(arguments: [comandaID, comandaID])
+            }
             return (voided, try voided.comandaID.flatMap { try Self.comanda(db, id: $0) })
         }
     }

@@ -31,6 +31,7 @@ enum Migrations {
         ("v21-table-links", Migrations.v21TableLinks),
         ("v22-lines-by-pending-and-comanda", Migrations.v22LinesByPendingAndComanda),
         ("v23-checks-without-temporary-tables", Migrations.v23ChecksWithoutTemporaryTables),
+        ("v24-voided-comandas", Migrations.v24VoidedComandas),
     ]
 }
 

@@ -76,4 +76,33 @@ import Testing
         #expect(key == MenuText.searchKey("Jamón IBÉRICO"))
         #expect(key == "jamon iberico")
     }
+
+    /// v24: a comanda of only voided lines from before it is `anulada`
+    /// after it (off the kitchen's board); the others, ids and the counter, as they were.
+    @Test func v24MarksTheAllVoidedComandas() throws {
+        let queue = try DatabaseQueue()
+        try AppDatabase.migrator.migrate(queue, upTo: "v23-checks-without-temporary-tables")
+        try queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO categoria (tipo, orden) VALUES ('Entrantes', 1);
+                INSERT INTO plato (nombre, nombre_clave, descripcion, precio_centimos, tipo) VALUES ('Tortilla', 'tortilla', '', 800, 'Entrantes');
+                INSERT INTO mesa (nombre, nombre_clave, zona, plazas, estado, desde, enlace) VALUES ('T1', 't1', '', 4, 'ocupada', 1, '1-x');
+                INSERT INTO cuenta (mesa_id, comensales, abierta) VALUES (1, 2, 1);
+                INSERT INTO comanda (id, cuenta_id, mesa, curso, estado, enviada, marchada) VALUES (7, 1, 'T1', 1, 'marchada', 1, 1);
+                INSERT INTO comanda (id, cuenta_id, mesa, curso, estado, enviada, marchada) VALUES (8, 1, 'T1', 2, 'en_espera', 1, NULL);
+                INSERT INTO comanda (id, cuenta_id, mesa, curso, estado, enviada, marchada) VALUES (9, 1, 'T1', 3, 'marchada', 1, 1);
+                INSERT INTO linea_cuenta (cuenta_id, plato_id, nombre, precio_unitario, cantidad, curso, estado, comanda_id, iva)
+                    VALUES (1, 1, 'Tortilla', 800, 1, 1, 'anulada', 7, 10), (1, 1, 'Tortilla', 800, 1, 1, 'anulada', 7, 10),
+                           (1, 1, 'Tortilla', 800, 1, 2, 'anulada', 8, 10),
+                           (1, 1, 'Tortilla', 800, 1, 3, 'anulada', 9, 10), (1, 1, 'Tortilla', 800, 1, 3, 'marchada', 9, 10);
+                UPDATE sqlite_sequence SET seq = 12 WHERE name = 'comanda';
+                """)
+        }
+        try AppDatabase.migrator.migrate(queue)
+        let estados = try queue.read { try Row.fetchAll($0, sql: "SELECT id, estado FROM comanda ORDER BY id").map { "\($0[0] as Int64) \($0[1] as String)" } }
+        #expect(estados == ["7 anulada", "8 anulada", "9 marchada"])
+        #expect(try queue.read { try Int.fetchOne($0, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'comanda'") } == 12)
+        try queue.write { try $0.execute(sql: "INSERT INTO comanda (cuenta_id, mesa, curso, estado, enviada) VALUES (1, 'T1', 1, 'anulada', 2)") }
+        #expect(try queue.read { try Int64.fetchOne($0, sql: "SELECT max(id) FROM comanda") } == 13)
+    }
 }

@@ -76,7 +76,8 @@ CREATE TABLE "comanda" (
     cuenta_id INTEGER NOT NULL REFERENCES cuenta(id),
     mesa TEXT NOT NULL,
     curso INTEGER NOT NULL CHECK (curso BETWEEN 1 AND 5),
-    estado TEXT NOT NULL CHECK (estado = 'en_espera' OR estado = 'marchada' OR estado = 'preparada' OR estado = 'servida'),
+    estado TEXT NOT NULL CHECK (estado = 'en_espera' OR estado = 'marchada' OR estado = 'preparada' OR estado = 'servida'
+                                OR estado = 'anulada'),
     enviada INTEGER NOT NULL,
     marchada INTEGER,
     preparada INTEGER,

@@ -140,7 +140,7 @@ extension ChecksJSON {
             "cuenta_id": .integerID,
             "mesa": .text,
             "curso": .curso,
-            "estado": .oneOf(["en_espera", "marchada", "preparada", "servida"]),
+            "estado": .oneOf(EstadoComanda.allCases.map(\.rawValue)),
             "enviada": .time,
             "marchada": .nullable(.time),
             "preparada": .nullable(.time),

@@ -157,7 +157,7 @@ struct ChecksRoutes: Feature {
             "The kitchen's comandas: `marchada` and `preparada` by default, oldest fired first.",
             id: "comandasCocina",
             tags: ["Kitchen"],
-            params: [.query("estado", "States separated by commas.", ["type": "string", "pattern": "^(en_espera|marchada|preparada|servida)(,(en_espera|marchada|preparada|servida))*$"])],
+            params: [.query("estado", "States separated by commas.", ["type": "string", "pattern": .string(Self.estadosPattern)])],
             responses: [
                 "200": .ok(.list(.ref("Comanda")), headers: .etag),
                 "304": .notModified,
@@ -218,13 +218,19 @@ struct ChecksRoutes: Feature {
         return id
     }
 
+    /// `?estado=`'s shape: a comanda's states separated by commas.
+    static let estadosPattern: String = {
+        let one = "(" + EstadoComanda.allCases.map(\.rawValue).joined(separator: "|") + ")"
+        return "^" + one + "(," + one + ")*$"
+    }()
+
     /// `?estado=` of the kitchen's list: states separated by commas; by default the fired and the ready.
     static func estados(_ raw: String?) throws -> [EstadoComanda] {
         guard let raw else { return [.marchada, .preparada] }
         let names = raw.split(separator: ",", omittingEmptySubsequences: false)
         let estados = names.compactMap { EstadoComanda(rawValue: String($0)) }
         guard !names.isEmpty, estados.count == names.count else {
-            throw APIError.validation("estado", "must be states among en_espera, marchada, preparada, servida, separated by commas")
+            throw APIError.validation("estado", "must be states among en_espera, marchada, preparada, servida, anulada, separated by commas")
         }
         return estados
     }

@@ -104,6 +104,7 @@ final class ChecksService: Sendable {
     /// board wrote it (once, for both). A held course (`en_espera`) is not
     /// the kitchen's to see.
     func committed(comandas: [Comanda]) -> [Told] {
+        // A held comanda is not the kitchen's yet, unless all of it was voided (its board leaves it either way).
         comandas.map { (comanda: $0, json: board.changed($0)) }.filter { $0.comanda.estado != .en_espera }
     }
 }

@@ -169,6 +169,44 @@ import Testing
         }
     }
 
+    /// A comanda whose lines are all voided is `anulada` and leaves the
+    /// kitchen's board (#44: it stayed there forever); a held one is never fired.
+    @Test func anAllVoidedComandaLeavesTheBoard() throws {
+        try withStaff { s in
+            let (c, boss, waiter, cook) = (s.c, s.boss, s.waiter, s.cook)
+            let (_, cuenta) = try s.seated("T1")
+            let base = "/cuentas/\(cuenta)"
+            let tortilla = try s.plato("Tortilla"), flan = try s.plato("Flan")
+            let a = try #require(json(try c.postJSON(base + "/lineas", #"{"plato_id": \#(tortilla)}"#, token: waiter))["id"] as? Int)
+            let b = try #require(json(try c.postJSON(base + "/lineas", #"{"plato_id": \#(tortilla)}"#, token: waiter))["id"] as? Int)
+            let p = try #require(json(try c.postJSON(base + "/lineas", #"{"plato_id": \#(flan), "curso": 3}"#, token: waiter))["id"] as? Int)
+            let sent = try #require(json(try c.postJSON(base + "/enviar", "{}", token: waiter))["comandas"] as? [[String: Any]])
+            let first = try #require(sent.first { $0["curso"] as? Int == 1 }?["id"] as? Int)
+            #expect(sent.first { $0["curso"] as? Int == 3 }?["estado"] as? String == "en_espera")
+            let kitchen = try TestClient(port: s.port, timeout: 5)
+            #expect(try kitchen.openStream("/cocina/eventos", headers: [("Authorization", "Bearer \(cook)")]).status == 200)
+            _ = try kitchen.readDataEvent(); _ = try kitchen.readDataEvent()
+            func board() throws -> [Int] { (try c.authed("GET", "/cocina/comandas", cook).json as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int } }
+            #expect(try board().contains(first))
+            // One line voided: still to cook; both: anulada, off the board, and the kitchen is told.
+            #expect(try c.postJSON(base + "/lineas/\(a)/anular", #"{"motivo": "Se equivocó"}"#, token: boss).status == 200)
+            #expect(try board().contains(first))
+            _ = try kitchen.readDataEvent()
+            #expect(try c.postJSON(base + "/lineas/\(b)/anular", #"{"motivo": "Se fueron"}"#, token: boss).status == 200)
+            #expect(try !board().contains(first))
+            let told = try kitchen.readDataEvent()
+            #expect(told.event == "comanda" && (told.json as? [String: Any])?["estado"] as? String == "anulada")
+            let anuladas = (try c.authed("GET", "/cocina/comandas?estado=anulada", cook).json as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int }
+            #expect(anuladas == [first])
+            // The held dessert voided: anulada, and there is nothing to fire.
+            #expect(try c.postJSON(base + "/lineas/\(p)/anular", #"{"motivo": "Sin postre"}"#, token: boss).status == 200)
+            #expect(try c.postJSON(base + "/marchar", #"{"curso": 3}"#, token: waiter).errorCode == "nada_que_marchar")
+            let states = (json(try c.authed("GET", base, waiter))["lineas"] as? [[String: Any]] ?? []).compactMap { $0["estado"] as? String }
+            #expect(states == ["anulada", "anulada", "anulada"])
+            #expect((try c.authed("GET", "/cocina/comandas?estado=anulada", cook).json as? [[String: Any]] ?? []).count == 2)
+        }
+    }
+
     @Test func optionsAndVATOnALine() throws {
         try withStaff { s in
             let (c, boss, waiter) = (s.c, s.boss, s.waiter)
