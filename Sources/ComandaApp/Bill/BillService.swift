@@ -101,13 +101,16 @@ struct InformeCaja {
         var byRate: [Int: (base: Int, cuota: Int)] = [:]
         for f in emitidas { for p in f.desglose { byRate[p.iva, default: (0, 0)].base += p.base; byRate[p.iva, default: (0, 0)].cuota += p.cuota } }
         iva = byRate.keys.sorted().compactMap { rate in byRate[rate].map { ParteIVA(iva: rate, base: $0.base, cuota: $0.cuota) } }
-        let kept = cobros.filter { !$0.anulada }
+        // The amounts of invoices not voided; the tips of every payment: a tip is never invoiced, and
+        // voiding an invoice to charge it again gives no cash back (the tip is in the drawer all the same).
         porMetodo = MetodoPago.allCases.compactMap { metodo in
-            let of = kept.filter { $0.pago.metodo == metodo }
-            return of.isEmpty ? nil : (metodo, of.reduce(0) { $0 + $1.pago.importeCentimos }, of.reduce(0) { $0 + $1.pago.propinaCentimos })
+            let all = cobros.filter { $0.pago.metodo == metodo }
+            let kept = all.filter { !$0.anulada }
+            let tips = all.reduce(0) { $0 + $1.pago.propinaCentimos }
+            return kept.isEmpty && tips == 0 ? nil : (metodo, kept.reduce(0) { $0 + $1.pago.importeCentimos }, tips)
         }
         var tips: [Int64: (Persona, Int)] = [:]
-        for c in kept where c.pago.propinaCentimos > 0 {
+        for c in cobros where c.pago.propinaCentimos > 0 {
             guard let who = c.camarero else { continue }
             tips[who.id, default: (who, 0)].1 += c.pago.propinaCentimos
         }

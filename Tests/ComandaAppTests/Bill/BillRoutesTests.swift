@@ -152,8 +152,31 @@ import Testing
             // 32.00 at 10 % and 9.00 at 21 %: the invoices add up rate by rate to the lines.
             let parts = iva.map { (($0["base"] as? Double) ?? 0) + (($0["cuota"] as? Double) ?? 0) }
             #expect(iva.map { $0["iva"] as? Int } == [10, 21] && abs(parts[0] - 32) < 0.001 && abs(parts[1] - 9) < 0.001, "\(iva)")
-            #expect((caja["propinas_por_camarero"] as? [Any])?.isEmpty == true)
+            // The voided card invoice's tip was taken all the same: it stays the waiter's (#44).
+            let tips = try #require(caja["propinas_por_camarero"] as? [[String: Any]])
+            #expect(tips.map { $0["propinas"] as? Double } == [2.5])
+            #expect(metodos.first { $0["metodo"] as? String == "tarjeta" }?["propinas"] as? Double == 2.5)
             #expect(try c.authed("GET", "/informes/caja", waiter).status == 403)
+        }
+    }
+
+    /// An invoice paid in cash with a tip, voided and charged again: the
+    /// drawer holds the tip (voiding gives no cash back), and the cash
+    /// report says so (#44: the tip vanished from it).
+    @Test func aVoidedInvoicesTipStaysInTheTill() throws {
+        try withBill { c, db, boss, waiter, _ in
+            let check = try sentCheck(c, db, boss: boss, waiter: waiter, "T9")
+            let id = try #require(check["id"] as? Int)
+            let paid = json(try c.postJSON("/cuentas/\(id)/cobros", #"{"metodo": "efectivo", "propina": 2.5, "entregado": 50}"#, token: waiter))
+            let factura = try #require((paid["factura"] as? [String: Any])?["id"] as? Int)
+            #expect(try c.postJSON("/facturas/\(factura)/anular", #"{"motivo": "Faltaba un plato"}"#, token: boss).status == 200)
+            #expect(try c.postJSON("/cuentas/\(id)/cobros", #"{"metodo": "efectivo"}"#, token: waiter).status == 201)
+            let caja = json(try c.authed("GET", "/informes/caja", boss))
+            let efectivo = try #require((caja["por_metodo"] as? [[String: Any]])?.first { $0["metodo"] as? String == "efectivo" })
+            #expect(efectivo["importe"] as? Double == 41 && efectivo["propinas"] as? Double == 2.5, "\(efectivo)")
+            let tips = try #require(caja["propinas_por_camarero"] as? [[String: Any]])
+            #expect(tips.count == 1 && tips.first?["nombre"] as? String == "luis Nombre" && tips.first?["propinas"] as? Double == 2.5, "\(tips)")
+            #expect(caja["total"] as? Double == 41 && caja["anuladas"] as? Int == 1)
         }
     }
 
