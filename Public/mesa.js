@@ -22,7 +22,7 @@ window.Mesa = (() => {
     const c = v.cuenta;
     document.body.classList.toggle("sin-cuenta", !c);
     if (!c) {
-      $("mesa-estado").textContent = "La mesa todavía no está abierta: el camarero le atenderá enseguida.";
+      $("mesa-estado").textContent = "Aquí tiene la carta. Podrá pedir desde aquí cuando el camarero abra la mesa.";
       $("mesa-lineas").replaceChildren();
       $("mesa-total-fila").hidden = $("pide-cuenta").hidden = true;
       return;

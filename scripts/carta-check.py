@@ -153,7 +153,7 @@ with Server(BIN, "jefa", "gerente", "secreto-de-carta", COMANDA_NOMBRE_RESTAURAN
             fail(f"the table's QR code ({status}) reads {scanned!r}, not {server.base + mesa['enlace']!r}")
         phone.get(scanned)
         wait.until(lambda d: d.find_element(By.ID, "mesa-nombre").text == "T5" and len(names(d)) > 40)
-        if "no está abierta" not in phone.find_element(By.ID, "mesa-estado").text:
+        if "cuando el camarero abra la mesa" not in phone.find_element(By.ID, "mesa-estado").text:
             fail(f"the unseated table's page says {phone.find_element(By.ID, 'mesa-estado').text!r}")
         if any(b.is_displayed() for b in phone.find_elements(By.CSS_SELECTOR, "#carta button.add")):
             fail("dishes can be added at a table nobody is seated at")

@@ -31,7 +31,12 @@ final class TableLinkService: Sendable {
     /// The body of `GET /m/{token}/cuenta` (and of its stream's events) and its weak tag.
     func vista(_ mesa: Mesa) throws -> (body: String, tag: String) {
         var cuenta: Cuenta?
-        if mesa.estado == .ocupada, let id = mesa.cuentaID { cuenta = try database.cuentaConLineas(id: id) }
+        // Only an open check: once paid the page shows the menu, so a party's saved link never shows
+        // a check after theirs was paid, until the next party is seated there (docs/OPERATIONS.md).
+        if mesa.estado == .ocupada, let id = mesa.cuentaID {
+            let check = try database.cuentaConLineas(id: id)
+            cuenta = check?.estado == .abierta ? check : nil
+        }
         return TableLinkJSON.vista(mesa: mesa.nombre, cuenta: cuenta)
     }
 

@@ -214,6 +214,41 @@ import Testing
         }
     }
 
+    /// Once paid, the check leaves its link's page: the menu only, until the
+    /// next party is seated; their check, not the last one's (#44: a party's
+    /// saved link showed the paid check, then the next party's).
+    @Test func aPaidCheckLeavesTheLinksPage() throws {
+        try withStaff(configure: { config in
+            config.rafagaEnlace = 1000
+            config.empresaNif = "B12345678"
+            config.empresaRazonSocial = "Casa Pepe S.L."
+            config.empresaDireccion = "Calle Mayor 1, 28013 Madrid"
+        }) { s in
+            let c = s.c
+            let (mesa, token) = try s.table("T5")
+            let cuenta = try s.seat(mesa)
+            let tortilla = try s.plato("Tortilla")
+            #expect(try c.postJSON("/m/\(token)/lineas", #"{"plato_id": \#(tortilla), "notas": "sin cebolla"}"#).status == 201)
+            #expect(try c.postJSON("/cuentas/\(cuenta)/enviar", "{}", token: s.waiter).status == 200)
+            let guests = try TestClient(port: s.port, timeout: 5)
+            #expect(try guests.openStream("/m/\(token)/eventos").status == 200)
+            #expect(try guests.readDataEvent().data.contains("sin cebolla"))
+            #expect(try c.postJSON("/cuentas/\(cuenta)/cobros", #"{"metodo": "tarjeta"}"#, token: s.waiter).status == 201)
+            // Paid: the page (and its stream) show the table's name and no check.
+            let paid = json(try c.request("GET", "/m/\(token)/cuenta"))
+            #expect(paid["mesa"] as? String == "T5" && paid["cuenta"] is NSNull, "\(paid)")
+            var event = try guests.readDataEvent()
+            while event.data.contains("sin cebolla") { event = try guests.readDataEvent() }
+            #expect((event.json as? [String: Any])?["cuenta"] is NSNull)
+            // Freed, cleaned, the next party seated: their check, empty, nothing of the last.
+            #expect(try c.postJSON("/mesas/\(mesa)/liberar", "{}", token: s.waiter).status == 200)
+            #expect(try c.postJSON("/mesas/\(mesa)/limpia", "{}", token: s.waiter).status == 200)
+            _ = try s.seat(mesa)
+            let next = try #require(json(try c.request("GET", "/m/\(token)/cuenta"))["cuenta"] as? [String: Any])
+            #expect((next["lineas"] as? [Any])?.isEmpty == true && next["total"] as? Double == 0)
+        }
+    }
+
     /// Retiring a table ends its link's open streams within a second (its
     /// link is dead), as a new link does.
     @Test func retiringATableEndsItsLinksStreams() throws {
