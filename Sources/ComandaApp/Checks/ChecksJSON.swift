@@ -127,7 +127,7 @@ extension ChecksJSON {
             "precio_unitario": .money,
             "cantidad": .integer(1, 100),
             "opciones": .list(.obj(["grupo": .text, "valor": .text, "precio": .money])),
-            "notas": ["type": "string", "maxLength": 200],
+            "notas": .text(characters: 0...200),
             "curso": .curso,
             "estado": .oneOf(["pendiente", "en_espera", "marchada", "preparada", "servida", "anulada"]),
             "origen": .oneOf(["camarero", "cliente"]),

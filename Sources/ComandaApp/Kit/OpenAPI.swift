@@ -139,6 +139,15 @@ extension Spec {
     static let iva: Spec = ["type": "integer", "enum": [0, 4, 10, 21]]
     /// A plain string.
     static let text: Spec = ["type": "string"]
+    /// A text of `characters` as the rules count them (grapheme clusters):
+    /// JSON Schema's lengths count code points, so the bound said is the
+    /// rules' bytes (4 a character), which no such text passes.
+    static func text(characters: ClosedRange<Int>) -> Spec {
+        var s: Spec = ["type": "string"]
+        if characters.lowerBound > 0 { s = s.with("minLength", .int(characters.lowerBound)) }
+        return s.with("maxLength", .int(4 * characters.upperBound))
+            .with("description", .string("\(characters.lowerBound)…\(characters.upperBound) characters (grapheme clusters), at most \(4 * characters.upperBound) bytes of UTF-8."))
+    }
     /// A string or null.
     static let textOrNull: Spec = ["type": ["string", "null"]]
     /// A boolean.

@@ -125,8 +125,8 @@ extension MenuJSON {
             "valores": .list(.obj(["id": .integerID, "nombre": .text, "precio": .money])),
         ], description: "A group of a dish's options: a line picks between `min` and `max` of its values."),
         "Ingrediente": .obj([
-            "nombre": ["type": "string", "minLength": 1, "maxLength": 100],
-            "cantidad": ["type": "string", "maxLength": 50],
+            "nombre": .text(characters: 1...100),
+            "cantidad": .text(characters: 0...50),
         ]),
         "Alergeno": .obj([
             "codigo": alergenoCode,

@@ -69,8 +69,8 @@ extension TablesJSON {
     static let schemas: [String: Spec] = [
         "Mesa": .obj([
             "id": .integerID,
-            "nombre": ["type": "string", "minLength": 1, "maxLength": 20],
-            "zona": ["type": "string", "maxLength": 40],
+            "nombre": .text(characters: 1...20),
+            "zona": .text(characters: 0...40),
             "plazas": .integer(1, 50),
             "estado": .oneOf(["libre", "ocupada", "por_limpiar"]),
             "desde": .time,
