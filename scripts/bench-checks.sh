@@ -11,6 +11,9 @@
 # poll a second after the last); poll, the
 # screen polls once a second and nobody cooks (the board grows all run);
 # 0, no kitchen.
+# FLOOD [0]: 1, a flood beside the waiters from one client (wrk -t1 -c64 on
+# CPU 1 too): the guests' POST /m/{token}/pide-cuenta on one table's link as
+# fast as it is answered (a burst is taken, then 429 with Retry-After).
 # Prints lines+sends per second, p50/p99, the write batches, and the kitchen
 # poll's answers (200 / 304) and times. Compare with scripts/bench-orders.sh
 # at the same COMANDA_SYNCHRONOUS, in the same run.
@@ -43,12 +46,15 @@ def call(method, path, body=None, token=None):
 token = call("POST", "/sesiones", {"login": "jefa", "password": "contraseña-de-carga"})["token"]
 cook = call("POST", "/sesiones", {"login": "cocina", "password": "contraseña-de-carga"})["token"]
 platos = [p["id"] for p in call("GET", "/platos")][:8]
-cuentas = []
+cuentas, enlaces = [], []
 for i in range(1, 65):
-    mesa = call("POST", "/mesas", {"nombre": f"T{i}", "zona": "Sala", "plazas": 4}, token)["id"]
-    cuentas.append(call("POST", f"/mesas/{mesa}/sentar", {"comensales": 4}, token)["id"])
+    made = call("POST", "/mesas", {"nombre": f"T{i}", "zona": "Sala", "plazas": 4}, token)
+    enlaces.append(made["enlace"])
+    cuentas.append(call("POST", f"/mesas/{made['id']}/sentar", {"comensales": 4}, token)["id"])
 with open(out, "w") as f:
     f.write('token = "%s"\ncuentas = {%s}\nplatos = {%s}\n' % (token, ",".join(map(str, cuentas)), ",".join(map(str, platos))))
+with open(out + ".enlace", "w") as f:
+    f.write(enlaces[0])
 print(cook)
 PY
 )
@@ -107,9 +113,18 @@ print(f"kitchen poll: {counts} answers, median {times[len(times)//2]:.1f} ms, ma
       f"{moves} comandas readied or served")
 PY
 [ "${KITCHEN:-1}" = 0 ] || POLL=$!
+FLOODER=
+if [ "${FLOOD:-0}" = 1 ]; then
+  cat > "$WORK/flood.lua" <<LUA
+request = function() return wrk.format("POST", "$(cat "$WORK/checks.lua.enlace")/pide-cuenta", { ["Content-Type"] = "application/json" }, "{}") end
+LUA
+  taskset -c 1 wrk -t1 -c64 -d10s -s "$WORK/flood.lua" "http://127.0.0.1:$PORT" > "$WORK/flood.txt" &
+  FLOODER=$!
+fi
 read -r T0 R0 < <(writes)
 taskset -c 1 wrk -t1 -c64 -d10s --latency -s "$WORK/run.lua" "http://127.0.0.1:$PORT" | grep -E 'Requests/sec|50%|99%|Non-2xx|Socket|requests in'
 read -r T1 R1 < <(writes)
+[ -z "$FLOODER" ] || { wait "$FLOODER"; echo "flood: $(grep -E 'requests in|Non-2xx' "$WORK/flood.txt" | tr -s ' ' | tr '\n' ' ')"; }
 [ -z "$POLL" ] || { wait "$POLL"; cat "$WORK/poll.txt"; }
 awk -v t=$((T1 - T0)) -v r=$((R1 - R0)) 'BEGIN { printf "writes: %d requests in %d transactions (%.1f per transaction)\n", r, t, t ? r / t : 0 }'
 python3 - "$WORK/checks.sqlite" <<'PY'

@@ -138,16 +138,18 @@ extension AppDatabase {
                            cantidad: cantidad, opciones: elegidas, notas: notas, curso: curso, estado: .pendiente, origen: origen, iva: iva)
     }
 
-    /// 422 `cantidad` when the check's lines not voided, with `adding` more
-    /// (and without line `except`, being changed), would come to more than the bound.
-    static func checkTotal(_ db: Database, cuentaID: Int64, adding: Int, except: Int64 = 0) throws {
-        let total = try FastStatement.run(db, """
-            SELECT coalesce(sum(precio_unitario * cantidad), 0) FROM linea_cuenta WHERE cuenta_id = ? AND estado != 'anulada' AND id != ?
-            """) { s -> Int in
-            try s.bind(1, cuentaID); try s.bind(2, except)
-            return try s.step() ? s.int(0) : 0
+    /// Adds `adding` cents (negative: takes) to the check's kept total of
+    /// its lines not voided; 422 `cantidad` when more would pass the bound
+    /// (nothing changed then). One comparison, whatever the check holds.
+    static func checkTotal(_ db: Database, cuentaID: Int64, adding: Int) throws {
+        let changed = try FastStatement.run(db, """
+            UPDATE cuenta SET total_lineas = total_lineas + ? WHERE id = ? AND (? <= 0 OR total_lineas + ? <= ?)
+            """) { s -> Bool in
+            try s.bind(1, adding); try s.bind(2, cuentaID); try s.bind(3, adding); try s.bind(4, adding); try s.bind(5, Cobro.maximoCentimos)
+            try s.execute()
+            return db.changesCount == 1
         }
-        guard total + adding <= Cobro.maximoCentimos else {
+        guard changed else {
             throw CuentaError.invalid(field: "cantidad", problem: "a check may come to at most \(Verifactu.importe(Cobro.maximoCentimos)) €")
         }
     }
@@ -165,13 +167,13 @@ extension AppDatabase {
     public func updateLineaCuenta(cuentaID: Int64, lineaID: Int64, cantidad: Int?, curso: Int?, notas: String?) -> PendingWrite<LineaCuenta> {
         checksWrite(changes: { _ in [.cuenta(id: cuentaID, comandas: [])] }) { db in
             try Self.checkOpen(db, id: cuentaID)
-            let precio = try Self.pendingLinea(db, cuentaID: cuentaID, id: lineaID)
+            let (precio, before) = try Self.pendingLinea(db, cuentaID: cuentaID, id: lineaID)
             if let cantidad {
                 let line = precio * cantidad
                 guard line <= Cobro.maximoCentimos else {
                     throw CuentaError.invalid(field: "cantidad", problem: "a line may come to at most \(Verifactu.importe(Cobro.maximoCentimos)) €")
                 }
-                try Self.checkTotal(db, cuentaID: cuentaID, adding: line, except: lineaID)
+                try Self.checkTotal(db, cuentaID: cuentaID, adding: line - precio * before)
             }
             try db.cachedStatement(sql: """
                 UPDATE linea_cuenta SET cantidad = coalesce(?, cantidad), curso = coalesce(?, curso), notas = coalesce(?, notas)
@@ -186,8 +188,9 @@ extension AppDatabase {
     public func deleteLineaCuenta(cuentaID: Int64, lineaID: Int64) -> PendingWrite<Void> {
         checksWrite(changes: { _ in [.cuenta(id: cuentaID, comandas: [])] }) { db in
             try Self.checkOpen(db, id: cuentaID)
-            try Self.pendingLinea(db, cuentaID: cuentaID, id: lineaID)
+            let (precio, cantidad) = try Self.pendingLinea(db, cuentaID: cuentaID, id: lineaID)
             try db.cachedStatement(sql: "DELETE FROM linea_cuenta WHERE id = ? AND estado = 'pendiente'").execute(arguments: [lineaID])
+            try Self.checkTotal(db, cuentaID: cuentaID, adding: -precio * cantidad)
         }
     }
 
@@ -215,6 +218,7 @@ extension AppDatabase {
                 if linea.estado == .pendiente { throw CuentaError.lineaNoEnviada }
                 throw CuentaError.transicionNoValida(estado: linea.estado.rawValue)
             }
+            try Self.checkTotal(db, cuentaID: cuentaID, adding: -linea.precioUnitarioCentimos * linea.cantidad)
             guard let voided = try Self.lineaCuenta(db, cuentaID: cuentaID, id: lineaID) else { throw CuentaError.lineaNotFound }
             // A comanda whose lines are now all voided is `anulada`: nothing of it is to cook (a served one stays served).
             if let comandaID = voided.comandaID {
@@ -402,13 +406,12 @@ extension AppDatabase {
     }
 
     /// A line of the check that is still `pendiente`: else 404 or 409 `linea_enviada`.
-    /// The line's unit price, when it is a `pendiente` line of the check (else 404 or `linea_enviada`).
-    @discardableResult
-    private static func pendingLinea(_ db: Database, cuentaID: Int64, id: Int64) throws -> Int {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT estado, precio_unitario FROM linea_cuenta WHERE id = ? AND cuenta_id = ?"),
+    /// The line's unit price and quantity, when it is a `pendiente` line of the check (else 404 or `linea_enviada`).
+    private static func pendingLinea(_ db: Database, cuentaID: Int64, id: Int64) throws -> (precio: Int, cantidad: Int) {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT estado, precio_unitario, cantidad FROM linea_cuenta WHERE id = ? AND cuenta_id = ?"),
                                          arguments: [id, cuentaID]) else { throw CuentaError.lineaNotFound }
         guard row[0] as String == EstadoLinea.pendiente.rawValue else { throw CuentaError.lineaEnviada }
-        return row[1]
+        return (row[1], row[2])
     }
 
     private static func moveComanda(_ db: Database, id: Int64, cuentaID: Int64?, from: EstadoComanda, to: EstadoComanda,

@@ -32,6 +32,7 @@ enum Migrations {
         ("v22-lines-by-pending-and-comanda", Migrations.v22LinesByPendingAndComanda),
         ("v23-checks-without-temporary-tables", Migrations.v23ChecksWithoutTemporaryTables),
         ("v24-voided-comandas", Migrations.v24VoidedComandas),
+        ("v25-check-totals", Migrations.v25CheckTotals),
     ]
 }
 

@@ -93,7 +93,7 @@ CREATE TABLE cuenta (
     cerrada INTEGER,
     camarero_id INTEGER REFERENCES usuario(id) ON DELETE SET NULL,
     pide_cuenta INTEGER NOT NULL DEFAULT 0
-);
+, total_lineas INTEGER NOT NULL DEFAULT 0);
 
 CREATE TABLE factura (
     id INTEGER PRIMARY KEY AUTOINCREMENT,

@@ -74,6 +74,8 @@ import Testing
                     INSERT INTO linea_cuenta (cuenta_id, plato_id, nombre, precio_unitario, cantidad, curso, estado, comanda_id, iva)
                     SELECT ?, ?, 'Banquete', 1000000, 10, 1, 'marchada', ?, 10 FROM n
                     """, arguments: [old, caviar, d.lastInsertedRowID])
+                // As v25 found such a check: its total kept (above the bound).
+                try d.execute(sql: "UPDATE cuenta SET total_lineas = 3000000000 WHERE id = ?", arguments: [old])
             }
             let whole = try c.postJSON("/cuentas/\(old)/cobros", #"{"metodo": "tarjeta"}"#, token: waiter)
             #expect(whole.status == 422 && whole.errorField == "importe")
@@ -97,6 +99,21 @@ import Testing
             paid += Int(((json(last)["factura"] as? [String: Any])?["importe_total"] as? Double ?? 0) * 100 + 0.5)
             #expect(paid == 3_000_000_000)
             #expect(json(try c.authed("GET", "/cuentas/\(old)", waiter))["estado"] as? String == "cobrada")
+            // Each check's kept total (v25) is its lines' money, through adds, changes, refusals, deletes and voids.
+            let small = try #require(json(try c.postJSON(lineas, #"{"plato_id": \#(menu), "cantidad": 1, "opciones": [\#(vino)]}"#,
+                                                         token: waiter))["id"] as? Int)
+            #expect(try c.send("PATCH", "\(lineas)/\(small)", #"{"cantidad": 2}"#, token: waiter).errorField == "cantidad")
+            #expect(try c.request("DELETE", "\(lineas)/\(small)", headers: [("Authorization", "Bearer \(waiter)")]).status == 204)
+            #expect(try c.postJSON("/cuentas/\(cuenta)/enviar", "{}", token: waiter).status == 200)
+            #expect(try c.postJSON("\(lineas)/\(bigID)/anular", #"{"motivo": "Error"}"#, token: boss).status == 200)
+            #expect(try c.postJSON(lineas, #"{"plato_id": \#(caviar), "cantidad": 99}"#, token: waiter).status == 201, "voided money is room again")
+            let drift = try db.writer.read { d in
+                try Int.fetchOne(d, sql: """
+                    SELECT count(*) FROM cuenta WHERE total_lineas != (SELECT coalesce(sum(precio_unitario * cantidad), 0) FROM linea_cuenta
+                                                                        WHERE cuenta_id = cuenta.id AND estado != 'anulada')
+                    """) ?? -1
+            }
+            #expect(drift == 0)
         }
     }
 }
