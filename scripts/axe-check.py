@@ -10,7 +10,6 @@ mostly dialogs). Fails on any violation of impact serious or critical,
 naming the rule and the elements. The server is stopped by its PID.
 """
 import os
-import subprocess
 import sys
 
 from axe_selenium_python import Axe
@@ -37,10 +36,7 @@ def audit(driver, name, problems):
 
 with Server(BIN, "jefa", "gerente", PASSWORD, COMANDA_EMPRESA_NIF="B12345678") as server:
     for login, rol in [("luis", "camarero"), ("ana", "cocina"), ("sara", "anfitrion")]:
-        with open(os.path.join(server.work, "pw2"), "w") as f:
-            f.write(PASSWORD + "\n")
-        subprocess.run([server.binary, "create-staff", login, "--rol", rol, "--password-file", os.path.join(server.work, "pw2")],
-                       cwd=server.work, env=server.env, check=True, stdout=subprocess.DEVNULL)
+        server.create_staff(login, rol, PASSWORD)
     token = server.token
     plato = server.call("GET", "/platos")[1][0]["id"]
     made = server.call("POST", "/mesas", {"nombre": "T1", "zona": "Sala", "plazas": 4}, token=token)[1]

@@ -49,6 +49,13 @@ class Server:
         self.start()
         self.token = self.call("POST", "/sesiones", {"login": login, "password": password})[1]["token"]
 
+    def create_staff(self, login, rol, password):
+        """Another member of staff, made as the operator makes one (`comanda create-staff`)."""
+        with open(os.path.join(self.work, "pw2"), "w") as f:
+            f.write(password + "\n")
+        subprocess.run([self.binary, "create-staff", login, "--rol", rol, "--password-file", os.path.join(self.work, "pw2")],
+                       cwd=self.work, env=self.env, check=True, stdout=subprocess.DEVNULL)
+
     def start(self):
         """Starts the server (again, after `stop`: same port, same database) and waits for /health."""
         self.process = subprocess.Popen([self.binary, "serve", "--port", str(self.port)], cwd=self.work, env=self.env,

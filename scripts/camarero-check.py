@@ -57,10 +57,7 @@ def clicked(driver, css):
 with Server(BIN, "jefa", "gerente", PASSWORD, COMANDA_EMPRESA_NIF="B12345678", COMANDA_EMPRESA_RAZON_SOCIAL="Casa Pepe S.L.",
             COMANDA_EMPRESA_DIRECCION="Calle Mayor 1, 28013 Madrid", COMANDA_ZONA_HORARIA="Europe/Madrid") as server:
     for login, rol in [("luis", "camarero"), ("ana", "cocina")]:
-        with open(os.path.join(server.work, "pw2"), "w") as f:
-            f.write(PASSWORD + "\n")
-        subprocess.run([server.binary, "create-staff", login, "--rol", rol, "--password-file", os.path.join(server.work, "pw2")],
-                       cwd=server.work, env=server.env, check=True, stdout=subprocess.DEVNULL)
+        server.create_staff(login, rol, PASSWORD)
     mesas = {}
     for nombre in ["T1", "T2", "T3", "T4"]:
         status, mesa = server.call("POST", "/mesas", {"nombre": nombre, "zona": "Sala", "plazas": 4}, token=server.token)

@@ -11,7 +11,6 @@ A note one mark heavier is refused (422). Saves texto-largo.png in SHOTS_DIR.
 The server is stopped by its PID.
 """
 import os
-import subprocess
 import sys
 import time
 
@@ -38,10 +37,7 @@ def heaviest(bytes_allowed):
 
 with Server(BIN, "jefa", "gerente", PASSWORD) as server:
     for login, rol in [("luis", "camarero"), ("ana", "cocina")]:
-        with open(os.path.join(server.work, "pw2"), "w") as f:
-            f.write(PASSWORD + "\n")
-        subprocess.run([server.binary, "create-staff", login, "--rol", rol, "--password-file", os.path.join(server.work, "pw2")],
-                       cwd=server.work, env=server.env, check=True, stdout=subprocess.DEVNULL)
+        server.create_staff(login, rol, PASSWORD)
     waiter = server.call("POST", "/sesiones", {"login": "luis", "password": PASSWORD})[1]["token"]
     name, note = heaviest(400), heaviest(800)
     status, dish = server.call("POST", "/platos", {"nombre": name, "descripcion": note, "precio": 9.5, "tipo": "Entrantes"},

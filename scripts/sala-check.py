@@ -13,7 +13,6 @@ frees the table (its check is empty) and marks it clean. Saves sala.png in
 SHOTS_DIR. The server is stopped by its PID.
 """
 import os
-import subprocess
 import sys
 import time
 
@@ -38,10 +37,7 @@ def tile(driver, mesa_id):
 
 with Server(BIN, "jefa", "gerente", PASSWORD) as server:
     for login, rol in [("sala", "anfitrion"), ("luis", "camarero")]:
-        with open(os.path.join(server.work, "pw2"), "w") as f:
-            f.write(PASSWORD + "\n")
-        subprocess.run([server.binary, "create-staff", login, "--rol", rol, "--password-file", os.path.join(server.work, "pw2")],
-                       cwd=server.work, env=server.env, check=True, stdout=subprocess.DEVNULL)
+        server.create_staff(login, rol, PASSWORD)
     ids = {}
     for zona, nombres in [("Sala", ["T1", "T2", "T3", "T4", "T10"]), ("Terraza", ["E1", "E2", "E3", "E4"]), ("Barra", ["B1", "B2", "B3"])]:
         for nombre in nombres:
