@@ -61,6 +61,23 @@ public struct AppConfiguration: Sendable, Equatable {
     public var empresaNif: String?
     public var empresaRazonSocial = ""
     public var empresaDireccion = ""
+    /// VERI*FACTU (`verifactu` in the file: `{"envio", "url", "certificado",
+    /// "clave", "ca", "productor": {"nif", "nombre"}}`): where the billing
+    /// records are sent (`no`: nowhere), the service's address (default:
+    /// the environment's), the PKCS#12 certificate and its password, the
+    /// authorities trusted for the service (default: the system's), and the
+    /// system's producer (default: the company itself).
+    public var verifactuEnvio = Verifactu.Envio.no
+    public var verifactuUrl: String?
+    public var verifactuCertificado: String?
+    public var verifactuClave: String?
+    public var verifactuCa: String?
+    public var verifactuProductorNif: String?
+    public var verifactuProductorNombre: String?
+
+    /// The service's address: the one set, else the environment's (nil with `envio` `no`).
+    public var verifactuServicio: String? { verifactuEnvio == .no ? nil : verifactuUrl ?? verifactuEnvio.url }
+
     /// The restaurant's name, on the guests' pages (`GET /ajustes`).
     public var nombreRestaurante = "comanda"
     /// The start of the absolute links printed for guests (the tables' QR
@@ -242,6 +259,45 @@ public struct AppConfiguration: Sendable, Equatable {
             config.empresaDireccion = address
             return true
         },
+        Setting(key: "verifactuEnvio", expected: "no, pruebas or produccion") { config, value in
+            guard let envio = Verifactu.Envio(rawValue: value.trimmingCharacters(in: .whitespaces)) else { return false }
+            config.verifactuEnvio = envio
+            return true
+        },
+        Setting(key: "verifactuUrl", expected: "the service's https:// address") { config, value in
+            let url = value.trimmingCharacters(in: .whitespaces)
+            guard url.hasPrefix("https://"), url.count > 8, url.utf8.count <= 500,
+                  url.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7F }) else { return false }
+            config.verifactuUrl = url
+            return true
+        },
+        Setting(key: "verifactuCertificado", expected: "the path of a PKCS#12 file (.p12 or .pfx)") { config, value in
+            guard !value.isEmpty, !TextRules.hasForbiddenScalar(value) else { return false }
+            config.verifactuCertificado = value
+            return true
+        },
+        Setting(key: "verifactuClave", expected: "the certificate file's password") { config, value in
+            guard !TextRules.hasForbiddenScalar(value) else { return false }
+            config.verifactuClave = value
+            return true
+        },
+        Setting(key: "verifactuCa", expected: "the path of a PEM file of certificate authorities") { config, value in
+            guard !value.isEmpty, !TextRules.hasForbiddenScalar(value) else { return false }
+            config.verifactuCa = value
+            return true
+        },
+        Setting(key: "verifactuProductorNif", expected: "the producer's NIF, 9 letters and digits such as B12345678") { config, value in
+            let nif = value.trimmingCharacters(in: .whitespaces).uppercased()
+            guard Empresa.nifValido(nif) else { return false }
+            config.verifactuProductorNif = nif
+            return true
+        },
+        Setting(key: "verifactuProductorNombre", expected: "the producer's name, 1 to 120 characters") { config, value in
+            let name = value.trimmingCharacters(in: .whitespaces)
+            guard TextRules.fits(name, 1...120), !TextRules.hasForbiddenScalar(name) else { return false }
+            config.verifactuProductorNombre = name
+            return true
+        },
         Setting(key: "nombreRestaurante", expected: "the restaurant's name, 1 to 60 characters") { config, value in
             let name = value.trimmingCharacters(in: .whitespaces)
             guard TextRules.fits(name, 1...60), !TextRules.hasForbiddenScalar(name) else { return false }
@@ -320,7 +376,26 @@ public struct AppConfiguration: Sendable, Equatable {
         for (key, value) in flags {
             try config.apply(key, value, from: .flag(key))
         }
+        try config.checkVerifactu()
         return config
+    }
+
+    /// With `envio` other than `no`: the company and a readable certificate are
+    /// needed (the certificate's password and expiry are the sender's to check).
+    private func checkVerifactu() throws(ConfigurationError) {
+        guard verifactuEnvio != .no else { return }
+        guard empresa != nil else {
+            throw ConfigurationError("invalid setting verifactu.envio \(verifactuEnvio.rawValue): the company (empresa, with its NIF) must be set to send billing records")
+        }
+        guard let certificado = verifactuCertificado else {
+            throw ConfigurationError("invalid setting verifactu.envio \(verifactuEnvio.rawValue): verifactu.certificado (a PKCS#12 file) must be set")
+        }
+        guard FileManager.default.isReadableFile(atPath: certificado) else {
+            throw ConfigurationError("invalid setting verifactu.certificado: cannot read \(certificado)")
+        }
+        if let ca = verifactuCa, !FileManager.default.isReadableFile(atPath: ca) {
+            throw ConfigurationError("invalid setting verifactu.ca: cannot read \(ca)")
+        }
     }
 
     private mutating func applyFile(_ data: Data, label path: String) throws(ConfigurationError) {
@@ -335,6 +410,38 @@ public struct AppConfiguration: Sendable, Equatable {
                     throw ConfigurationError("invalid setting categorias in \(path): expected an array of {\"tipo\", \"descripcion\"}")
                 }
                 categorias = list
+                continue
+            }
+            if key == "verifactu" {
+                let tree: [String: FileValue.Leaf]?
+                switch raw {
+                case .tree(let fields): tree = fields
+                case .object(let fields): tree = fields.mapValues { .text($0) }
+                default: tree = nil
+                }
+                guard let fields = tree else {
+                    throw ConfigurationError("invalid setting verifactu in \(path): expected {\"envio\", \"url\", \"certificado\", \"clave\", \"ca\", \"productor\"}")
+                }
+                let names = ["envio": "verifactuEnvio", "url": "verifactuUrl", "certificado": "verifactuCertificado", "clave": "verifactuClave",
+                             "ca": "verifactuCa"]
+                for (field, value) in fields.sorted(by: { $0.key < $1.key }) {
+                    switch (field, value) {
+                    case ("productor", .object(let producer)):
+                        for (part, text) in producer.sorted(by: { $0.key < $1.key }) {
+                            guard let setting = ["nif": "verifactuProductorNif", "nombre": "verifactuProductorNombre"][part] else {
+                                throw ConfigurationError("unknown setting verifactu.productor.\(part) in \(path): expected nif or nombre")
+                            }
+                            try apply(setting, text, from: .file(path))
+                        }
+                    case (_, .text(let text)):
+                        guard let setting = names[field] else {
+                            throw ConfigurationError("unknown setting verifactu.\(field) in \(path): expected envio, url, certificado, clave, ca or productor")
+                        }
+                        try apply(setting, text, from: .file(path))
+                    default:
+                        throw ConfigurationError("invalid setting verifactu.\(field) in \(path): expected a text (productor: {\"nif\", \"nombre\"})")
+                    }
+                }
                 continue
             }
             if key == "empresa" {
@@ -358,7 +465,17 @@ public struct AppConfiguration: Sendable, Equatable {
 
     /// A value in the configuration file: numbers are taken as their text.
     private enum FileValue: Decodable {
-        case text(String), categorias([CategoriaConfig]), object([String: String]), other
+        case text(String), categorias([CategoriaConfig]), object([String: String]), tree([String: Leaf]), other
+
+        /// A member of an object of texts and objects of texts (`verifactu`).
+        enum Leaf: Decodable {
+            case text(String), object([String: String])
+
+            init(from decoder: any Decoder) throws {
+                let c = try decoder.singleValueContainer()
+                if let s = try? c.decode(String.self) { self = .text(s) } else { self = .object(try c.decode([String: String].self)) }
+            }
+        }
 
         struct Categoria: Decodable {
             let tipo: String
@@ -373,6 +490,7 @@ public struct AppConfiguration: Sendable, Equatable {
                 self = .categorias(list.map { CategoriaConfig(tipo: $0.tipo, descripcion: $0.descripcion ?? "") })
             }
             else if let fields = try? c.decode([String: String].self) { self = .object(fields) }
+            else if let fields = try? c.decode([String: Leaf].self) { self = .tree(fields) }
             else if let b = try? c.decode(Bool.self) { _ = b; self = .other }
             else if let n = try? c.decode(Int.self) { self = .text(String(n)) }
             else if let d = try? c.decode(Double.self) { self = .text(String(d)) }

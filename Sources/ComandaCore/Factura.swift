@@ -242,10 +242,27 @@ public enum Verifactu {
         serie + pad(anio, 4) + "-" + pad(secuencia, 6)
     }
 
-    /// The AEAT's checking address for an invoice, each value percent-encoded (unreserved characters kept).
-    public static func qr(nif: String, numSerie: String, fecha: String, importe: String) -> String {
-        "https://www2.agenciatributaria.gob.es/wlpl/TIKE-CONT/ValidarQR?nif=\(encode(nif))&numserie=\(encode(numSerie))"
+    /// The AEAT's checking address for an invoice, each value percent-encoded
+    /// (unreserved characters kept); `pruebas`: the AEAT's test host, for a
+    /// system sending to its test environment.
+    public static func qr(nif: String, numSerie: String, fecha: String, importe: String, pruebas: Bool = false) -> String {
+        (pruebas ? "https://prewww2.aeat.es" : "https://www2.agenciatributaria.gob.es")
+            + "/wlpl/TIKE-CONT/ValidarQR?nif=\(encode(nif))&numserie=\(encode(numSerie))"
             + "&fecha=\(encode(fecha))&importe=\(encode(importe))"
+    }
+
+    /// Where the billing records go: nowhere, the AEAT's test environment, or its production one.
+    public enum Envio: String, Sendable, CaseIterable {
+        case no, pruebas, produccion
+
+        /// The SOAP service's address by default (nil: nothing is sent).
+        public var url: String? {
+            switch self {
+            case .no: nil
+            case .pruebas: "https://prewww1.aeat.es/wlpl/TIKE-CONT/ws/SistemaFacturacion/VerifactuSOAP"
+            case .produccion: "https://www1.agenciatributaria.gob.es/wlpl/TIKE-CONT/ws/SistemaFacturacion/VerifactuSOAP"
+            }
+        }
     }
 
     /// RFC 3986 percent-encoding: ALPHA, DIGIT, `-`, `.`, `_`, `~` kept.

@@ -15,11 +15,14 @@ extension AppDatabase {
         public var nif: String
         public var serie: String
         public var zone: TimeZone
+        /// The records go to the AEAT's test environment: the invoices' QR codes name its test host.
+        public var pruebas: Bool
 
-        public init(nif: String, serie: String, zone: TimeZone) {
+        public init(nif: String, serie: String, zone: TimeZone, pruebas: Bool = false) {
             self.nif = nif
             self.serie = serie
             self.zone = zone
+            self.pruebas = pruebas
         }
     }
 
@@ -82,7 +85,7 @@ extension AppDatabase {
                                                    fechaHoraHuso: fechaHoraHuso)
             let link = try Self.nextLink(db)
             let huella = registro.huella(anterior: link.anterior)
-            let qr = Verifactu.qr(nif: emisor.nif, numSerie: numero, fecha: fecha, importe: Verifactu.importe(importe))
+            let qr = Verifactu.qr(nif: emisor.nif, numSerie: numero, fecha: fecha, importe: Verifactu.importe(importe), pruebas: emisor.pruebas)
             try db.cachedStatement(sql: """
                 INSERT INTO factura (serie, anio, secuencia, numero, fecha, cuenta_id, mesa, importe, desglose, lineas, por_lineas, metodo,
                                      nif, fecha_expedicion, huella, qr)

@@ -41,6 +41,9 @@ import Testing
         #expect(Verifactu.numero(serie: "T/", anio: 2026, secuencia: 1) == "T/2026-000001")
         #expect(Verifactu.qr(nif: "89890001K", numSerie: "T/2026-000001", fecha: "01-01-2026", importe: "12.30")
             == "https://www2.agenciatributaria.gob.es/wlpl/TIKE-CONT/ValidarQR?nif=89890001K&numserie=T%2F2026-000001&fecha=01-01-2026&importe=12.30")
+        // Sending to the AEAT's test environment: its test host.
+        #expect(Verifactu.qr(nif: "89890001K", numSerie: "T/2026-000001", fecha: "01-01-2026", importe: "12.30", pruebas: true)
+            == "https://prewww2.aeat.es/wlpl/TIKE-CONT/ValidarQR?nif=89890001K&numserie=T%2F2026-000001&fecha=01-01-2026&importe=12.30")
     }
 
     @Test func nifShapes() {

@@ -14,8 +14,12 @@ final class BillService: Sendable {
     let empresa: Empresa?
     let serie: String
 
-    init(database: AppDatabase, now: @escaping @Sendable () -> Int64, zone: TimeZone, empresa: Empresa?, serie: String) {
+    /// Records go to the AEAT's test environment (the QR codes name its test host).
+    let pruebas: Bool
+
+    init(database: AppDatabase, now: @escaping @Sendable () -> Int64, zone: TimeZone, empresa: Empresa?, serie: String, pruebas: Bool = false) {
         self.database = database
+        self.pruebas = pruebas
         self.now = now
         self.zone = zone
         self.empresa = empresa
@@ -24,7 +28,7 @@ final class BillService: Sendable {
 
     private func emisor() throws(CuentaError) -> AppDatabase.Emisor {
         guard let empresa else { throw .empresaSinConfigurar }
-        return AppDatabase.Emisor(nif: empresa.nif, serie: serie, zone: zone)
+        return AppDatabase.Emisor(nif: empresa.nif, serie: serie, zone: zone, pruebas: pruebas)
     }
 
     func cobrar(cuentaID: Int64, _ pago: AppDatabase.Cobrar) throws -> PendingWrite<(Pago, Factura, Cuenta)> {

@@ -13,7 +13,20 @@ import Testing
 @Suite struct BillRoutesTests {
     private func json(_ r: TestResponse) -> [String: Any] { (r.json as? [String: Any]) ?? [:] }
 
-    private func withBill(empresa: Bool = true, _ body: (TestClient, AppDatabase, _ boss: String, _ waiter: String, _ cook: String) throws -> Void) throws {
+    /// With `verifactu.envio` `pruebas`, an invoice's QR code names the AEAT's test host.
+    @Test func aTestSystemsInvoicesNameTheTestHost() throws {
+        let folder = try makeTemporaryFolder("comanda-pruebas")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        FileManager.default.createFile(atPath: folder + "/c.p12", contents: Data([0x30]))
+        try withBill(configure: { $0.verifactuEnvio = .pruebas; $0.verifactuCertificado = folder + "/c.p12" }) { c, db, boss, waiter, _ in
+            let check = try sentCheck(c, db, boss: boss, waiter: waiter, "T7")
+            let paid = json(try c.postJSON("/cuentas/\(try #require(check["id"] as? Int))/cobros", #"{"metodo": "tarjeta"}"#, token: waiter))
+            let qr = try #require((paid["factura"] as? [String: Any])?["qr"] as? String)
+            #expect(qr.hasPrefix("https://prewww2.aeat.es/wlpl/TIKE-CONT/ValidarQR?nif=B12345678&numserie="), "\(qr)")
+        }
+    }
+
+    private func withBill(empresa: Bool = true, configure: (inout AppConfiguration) -> Void = { _ in }, _ body: (TestClient, AppDatabase, _ boss: String, _ waiter: String, _ cook: String) throws -> Void) throws {
         let clock = TestClock()
         clock.set(1_795_694_400)   // 2026-11-26 12:00 UTC
         let (app, db) = try makeUserApp(clock: clock) { config in
@@ -23,6 +36,7 @@ import Testing
                 config.empresaRazonSocial = "Casa Pepe S.L."
                 config.empresaDireccion = "Calle Mayor 1, 28013 Madrid"
             }
+            configure(&config)
         }
         try withServer(responder: app) { _, port in
             let c = try TestClient(port: port)
