@@ -225,6 +225,36 @@ extension AppDatabase {
         }
     }
 
+    /// The records after `despues` in chain order, at most `limite`, each with
+    /// its invoice's VAT parts (for an `alta`; an `anulacion`'s are none): what
+    /// a request to the AEAT carries.
+    public func registrosConDesglose(despues: Int64, limite: Int) throws(StoreError) -> [(registro: RegistroFacturacion, desglose: [ParteIVA])] {
+        let records = try registros(despues: despues, limite: limite)
+        guard !records.isEmpty else { return [] }
+        return try read { db in
+            var parts: [Int64: [ParteIVA]] = [:]
+            for row in try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT r.posicion, f.desglose FROM registro r JOIN factura f ON f.id = r.factura_id
+                WHERE r.posicion > ? AND r.posicion <= ? AND r.tipo = 'alta'
+                """), arguments: [despues, records[records.count - 1].posicion]) {
+                parts[row[0]] = Self.desglose(row[1])
+            }
+            return records.map { ($0, parts[$0.posicion] ?? []) }
+        }
+    }
+
+    /// The installation's identifier for the AEAT (`NumeroInstalacion`): made once, kept in the database.
+    public func numeroInstalacion(generate: () -> String) throws(StoreError) -> String {
+        try write { db in
+            if let stored = try String.fetchOne(db.cachedStatement(sql: "SELECT valor FROM ajuste WHERE clave = 'numero_instalacion'")) {
+                return stored
+            }
+            let made = generate()
+            try db.cachedStatement(sql: "INSERT INTO ajuste (clave, valor) VALUES ('numero_instalacion', ?)").execute(arguments: [made])
+            return made
+        }
+    }
+
     /// Recomputes the whole chain: (records, the position of the first that
     /// does not match its fields, its predecessor's hash or its place).
     public func verificarCadena() throws(StoreError) -> (count: Int, firstBad: Int64?) {
