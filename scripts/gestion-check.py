@@ -17,6 +17,7 @@ import time
 import zlib
 
 from browsercheck import Server, browser, fail as failed, log_in
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
@@ -119,8 +120,14 @@ def check(server):
 
         # Options and VAT: the steak gets a required Punto and priced extras, and 21 % VAT.
         steak = call("GET", "/platos?q=chuleton")[1][0]
-        row = driver.find_element(By.CSS_SELECTOR, f"#carta .plato[data-id='{steak['id']}']")
-        row.find_element(By.XPATH, ".//button[text()='Editar']").click()
+        # (The list redraws after the save: the row is looked up again if it was replaced before the tap.)
+        def edit_steak(d):
+            try:
+                d.find_element(By.CSS_SELECTOR, f"#carta .plato[data-id='{steak['id']}']").find_element(By.XPATH, ".//button[text()='Editar']").click()
+                return True
+            except StaleElementReferenceException:
+                return False
+        wait.until(edit_steak)
         editor = wait.until(EC.visibility_of_element_located((By.ID, "editor")))
 
         def tap(element):

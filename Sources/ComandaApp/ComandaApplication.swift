@@ -83,6 +83,7 @@ public final class ComandaApplication: HTTPResponder {
             BillRoutes(bill: BillService(database: database, now: now, zone: zone, empresa: c.empresa, serie: c.serieFacturas,
                                                    pruebas: c.verifactuEnvio == .pruebas),
                        idempotency: Idempotency(database: database, now: now)),
+            VerifactuRoutes(database: database, envio: c.verifactuEnvio, url: c.verifactuServicio, now: now),
             TableLinkRoutes(links: TableLinkService(database: database), limit: RateLimit(burst: c.rafagaEnlace), pages: staticFiles, urlPublica: c.urlPublica, live: live),
             LegacyQueueRoutes(base: c.queuePath, hostKey: key, waitlist: waitlist),
         ]

@@ -251,6 +251,12 @@ public enum Verifactu {
             + "&fecha=\(encode(fecha))&importe=\(encode(importe))"
     }
 
+    /// Seconds before trying again after `fallos` failures in a row: 5, 10, 20, … at most an hour.
+    public static func reintento(fallos: Int) -> Int {
+        guard fallos > 0 else { return 0 }
+        return fallos >= 11 ? 3600 : min(3600, 5 << (fallos - 1))
+    }
+
     /// Where the billing records go: nowhere, the AEAT's test environment, or its production one.
     public enum Envio: String, Sendable, CaseIterable {
         case no, pruebas, produccion

@@ -33,6 +33,7 @@ enum Migrations {
         ("v23-checks-without-temporary-tables", Migrations.v23ChecksWithoutTemporaryTables),
         ("v24-voided-comandas", Migrations.v24VoidedComandas),
         ("v25-check-totals", Migrations.v25CheckTotals),
+        ("v26-verifactu-sending", Migrations.v26VerifactuSending),
     ]
 }
 

@@ -263,6 +263,19 @@ CREATE TABLE registro (
     huella TEXT NOT NULL
 );
 
+CREATE TABLE registro_envio (
+    posicion INTEGER PRIMARY KEY REFERENCES registro(posicion),
+    estado TEXT NOT NULL CHECK (estado = 'aceptado' OR estado = 'aceptado_con_errores' OR estado = 'rechazado'),
+    codigo INTEGER,
+    descripcion TEXT,
+    csv TEXT,
+    fecha INTEGER NOT NULL
+);
+
+CREATE TABLE registro_incidencia (
+    posicion INTEGER PRIMARY KEY REFERENCES registro(posicion)
+);
+
 CREATE TABLE "reservation" (
     id INTEGER PRIMARY KEY,
     name TEXT NOT NULL CHECK (length(name) > 0),
@@ -291,6 +304,18 @@ CREATE TABLE "usuario" (
     password_hash TEXT NOT NULL,
     rol TEXT NOT NULL DEFAULT 'cliente' CHECK (rol IN ('cliente', 'anfitrion', 'cocina', 'camarero', 'gerente')),
     creado_en INTEGER NOT NULL
+);
+
+CREATE TABLE verifactu_envio (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    ultimo_fecha INTEGER,
+    ultimo_estado TEXT,
+    ultimo_registros INTEGER,
+    ultimo_csv TEXT,
+    espera_segundos INTEGER NOT NULL DEFAULT 0,
+    error_fecha INTEGER,
+    error_mensaje TEXT,
+    fallos INTEGER NOT NULL DEFAULT 0
 );
 
 CREATE TABLE waiting_band (band INTEGER PRIMARY KEY, parties INTEGER NOT NULL CHECK (parties >= 0));

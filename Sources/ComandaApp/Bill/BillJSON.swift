@@ -1,4 +1,5 @@
 import ComandaCore
+import ComandaStore
 
 /// The bill as the API shows it (`JSONWriter`, keys sorted).
 enum BillJSON {
@@ -29,11 +30,12 @@ enum BillJSON {
     }
 
     /// `{"registros": […]}`, each record with the AEAT's field names.
-    static func registros(_ list: [RegistroFacturacion]) -> String {
-        JSONWriter.write(capacity: 64 + list.count * 700) { w in
+    static func registros(_ list: [(RegistroFacturacion, EnvioRegistro)]) -> String {
+        JSONWriter.write(capacity: 64 + list.count * 800) { w in
             w.object { w in
                 w.key("registros")
-                w.array(list) { w, r in
+                w.array(list) { w, item in
+                    let (r, envio) = item
                     w.object { w in
                         switch r.registro {
                         case let .alta(id, num, fecha, tipo, cuota, importe, gen):
@@ -62,6 +64,15 @@ enum BillJSON {
                             }
                         } else {
                             w.null()
+                        }
+                        w.key("envio")
+                        w.object { w in
+                            w.key("codigo"); if let c = envio.codigo { w.int(c) } else { w.null() }
+                            w.key("csv"); if let c = envio.csv { w.string(c) } else { w.null() }
+                            w.key("descripcion"); if let d = envio.descripcion { w.string(d) } else { w.null() }
+                            w.key("estado"); w.string(envio.estado)
+                            w.key("fecha"); w.time(envio.fecha)
+                            w.key("incidencia"); w.bool(envio.incidencia)
                         }
                         w.key("posicion"); w.int(r.posicion)
                         if case .alta = r.registro { w.key("tipo"); w.string("alta") } else { w.key("tipo"); w.string("anulacion") }
@@ -146,6 +157,16 @@ extension JSONWriter {
 }
 
 extension BillJSON {
+    /// What became of a record at the AEAT.
+    static let envioSchema: Spec = .obj([
+        "estado": .oneOf(["sin_enviar", "aceptado", "aceptado_con_errores", "rechazado"]),
+        "incidencia": ["type": "boolean", "description": "Made, or sent, while the AEAT could not be reached."],
+        "codigo": ["type": ["integer", "null"], "description": "The AEAT's CodigoErrorRegistro."],
+        "descripcion": .textOrNull,
+        "csv": ["type": ["string", "null"], "description": "The secure verification code of the answer that accepted it."],
+        "fecha": .nullable(.time),
+    ], description: "What became of the record at the AEAT (`sin_enviar` until it answers about it).")
+
     /// The schemas of these answers, by name (`$ref`s in the routes' descriptions).
     static let schemas: [String: Spec] = [
         "Factura": .obj([
@@ -169,7 +190,7 @@ extension BillJSON {
             "cuenta": .ref("Cuenta"),
         ], description: "A payment taken: its invoice and the check after it."),
         "Registros": .obj([
-            "registros": .list(["type": "object", "additionalProperties": false, "properties": ["posicion": .integer(from: 1), "tipo": .oneOf(["alta", "anulacion"]), "IDEmisorFactura": .text, "NumSerieFactura": .text, "FechaExpedicionFactura": .text, "TipoFactura": .oneOf(["F2"]), "CuotaTotal": .text, "ImporteTotal": .text, "IDEmisorFacturaAnulada": .text, "NumSerieFacturaAnulada": .text, "FechaExpedicionFacturaAnulada": .text, "FechaHoraHusoGenRegistro": .text, "Huella": ["type": "string", "pattern": "^[0-9A-F]{64}$"], "anterior": ["type": ["object", "null"], "properties": ["IDEmisorFactura": .text, "NumSerieFactura": .text, "FechaExpedicionFactura": .text, "Huella": .text]]], "required": ["posicion", "tipo", "FechaHoraHusoGenRegistro", "Huella", "anterior"]]),
+            "registros": .list(["type": "object", "additionalProperties": false, "properties": ["posicion": .integer(from: 1), "tipo": .oneOf(["alta", "anulacion"]), "IDEmisorFactura": .text, "NumSerieFactura": .text, "FechaExpedicionFactura": .text, "TipoFactura": .oneOf(["F2"]), "CuotaTotal": .text, "ImporteTotal": .text, "IDEmisorFacturaAnulada": .text, "NumSerieFacturaAnulada": .text, "FechaExpedicionFacturaAnulada": .text, "FechaHoraHusoGenRegistro": .text, "Huella": ["type": "string", "pattern": "^[0-9A-F]{64}$"], "anterior": ["type": ["object", "null"], "properties": ["IDEmisorFactura": .text, "NumSerieFactura": .text, "FechaExpedicionFactura": .text, "Huella": .text]], "envio": envioSchema], "required": ["posicion", "tipo", "FechaHoraHusoGenRegistro", "Huella", "anterior", "envio"]]),
         ], description: "VERI*FACTU billing records in chain order."),
         "InformeCaja": .obj([
             "desde": .text,

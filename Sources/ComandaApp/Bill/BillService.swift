@@ -72,8 +72,10 @@ final class BillService: Sendable {
         return try database.facturas(desde: start, hasta: end)
     }
 
-    func registros(despues: Int64, limite: Int) throws -> [RegistroFacturacion] {
-        try database.registros(despues: despues, limite: limite)
+    func registros(despues: Int64, limite: Int) throws -> [(RegistroFacturacion, EnvioRegistro)] {
+        let list = try database.registros(despues: despues, limite: limite)
+        let envios = try database.envios(list.map(\.posicion))
+        return list.map { ($0, envios[$0.posicion] ?? .sinEnviar) }
     }
 
     /// The cash report of those days: the invoices not voided by method and
