@@ -150,6 +150,36 @@ public struct AppConfiguration: Sendable, Equatable {
         }
     }
 
+    /// A Spanish NIF, NIE or CIF (upper-cased).
+    static func nif(_ key: String, _ set: @escaping @Sendable (inout AppConfiguration, String) -> Void) -> Setting {
+        Setting(key: key, expected: "a Spanish NIF, NIE or CIF: 9 letters and digits such as B12345678") { config, value in
+            let nif = value.trimmingCharacters(in: .whitespaces).uppercased()
+            guard Empresa.nifValido(nif) else { return false }
+            set(&config, nif)
+            return true
+        }
+    }
+
+    /// A name or address a person reads: trimmed, `lengths` characters, nothing forbidden.
+    static func text(_ key: String, _ what: String, _ lengths: ClosedRange<Int>,
+                     _ set: @escaping @Sendable (inout AppConfiguration, String) -> Void) -> Setting {
+        Setting(key: key, expected: "\(what), \(lengths.lowerBound) to \(lengths.upperBound) characters") { config, value in
+            let text = value.trimmingCharacters(in: .whitespaces)
+            guard TextRules.fits(text, lengths), !TextRules.hasForbiddenScalar(text) else { return false }
+            set(&config, text)
+            return true
+        }
+    }
+
+    /// A file's path.
+    static func path(_ key: String, _ what: String, _ set: @escaping @Sendable (inout AppConfiguration, String) -> Void) -> Setting {
+        Setting(key: key, expected: "the path of \(what)") { config, value in
+            guard !value.isEmpty, !TextRules.hasForbiddenScalar(value) else { return false }
+            set(&config, value)
+            return true
+        }
+    }
+
     static func seconds(_ key: String, _ set: @escaping @Sendable (inout AppConfiguration, Double) -> Void) -> Setting {
         Setting(key: key, expected: "a number of seconds from 0.05 to 86400") { config, value in
             guard let n = Double(value.trimmingCharacters(in: .whitespaces)), n.isFinite, n >= 0.05, n <= 86400 else { return false }
@@ -241,24 +271,9 @@ public struct AppConfiguration: Sendable, Equatable {
             config.zonaHoraria = name
             return true
         },
-        Setting(key: "empresaNif", expected: "a Spanish NIF, NIE or CIF: 9 letters and digits such as B12345678") { config, value in
-            let nif = value.trimmingCharacters(in: .whitespaces).uppercased()
-            guard Empresa.nifValido(nif) else { return false }
-            config.empresaNif = nif
-            return true
-        },
-        Setting(key: "empresaRazonSocial", expected: "the company's name, 1 to 120 characters") { config, value in
-            let name = value.trimmingCharacters(in: .whitespaces)
-            guard TextRules.fits(name, 1...120), !TextRules.hasForbiddenScalar(name) else { return false }
-            config.empresaRazonSocial = name
-            return true
-        },
-        Setting(key: "empresaDireccion", expected: "the company's address, 1 to 200 characters") { config, value in
-            let address = value.trimmingCharacters(in: .whitespaces)
-            guard TextRules.fits(address, 1...200), !TextRules.hasForbiddenScalar(address) else { return false }
-            config.empresaDireccion = address
-            return true
-        },
+        nif("empresaNif") { $0.empresaNif = $1 },
+        text("empresaRazonSocial", "the company's name", 1...120) { $0.empresaRazonSocial = $1 },
+        text("empresaDireccion", "the company's address", 1...200) { $0.empresaDireccion = $1 },
         Setting(key: "verifactuEnvio", expected: "no, pruebas or produccion") { config, value in
             guard let envio = Verifactu.Envio(rawValue: value.trimmingCharacters(in: .whitespaces)) else { return false }
             config.verifactuEnvio = envio
@@ -271,39 +286,16 @@ public struct AppConfiguration: Sendable, Equatable {
             config.verifactuUrl = url
             return true
         },
-        Setting(key: "verifactuCertificado", expected: "the path of a PKCS#12 file (.p12 or .pfx)") { config, value in
-            guard !value.isEmpty, !TextRules.hasForbiddenScalar(value) else { return false }
-            config.verifactuCertificado = value
-            return true
-        },
+        path("verifactuCertificado", "a PKCS#12 file (.p12 or .pfx)") { $0.verifactuCertificado = $1 },
         Setting(key: "verifactuClave", expected: "the certificate file's password") { config, value in
             guard !TextRules.hasForbiddenScalar(value) else { return false }
             config.verifactuClave = value
             return true
         },
-        Setting(key: "verifactuCa", expected: "the path of a PEM file of certificate authorities") { config, value in
-            guard !value.isEmpty, !TextRules.hasForbiddenScalar(value) else { return false }
-            config.verifactuCa = value
-            return true
-        },
-        Setting(key: "verifactuProductorNif", expected: "the producer's NIF, 9 letters and digits such as B12345678") { config, value in
-            let nif = value.trimmingCharacters(in: .whitespaces).uppercased()
-            guard Empresa.nifValido(nif) else { return false }
-            config.verifactuProductorNif = nif
-            return true
-        },
-        Setting(key: "verifactuProductorNombre", expected: "the producer's name, 1 to 120 characters") { config, value in
-            let name = value.trimmingCharacters(in: .whitespaces)
-            guard TextRules.fits(name, 1...120), !TextRules.hasForbiddenScalar(name) else { return false }
-            config.verifactuProductorNombre = name
-            return true
-        },
-        Setting(key: "nombreRestaurante", expected: "the restaurant's name, 1 to 60 characters") { config, value in
-            let name = value.trimmingCharacters(in: .whitespaces)
-            guard TextRules.fits(name, 1...60), !TextRules.hasForbiddenScalar(name) else { return false }
-            config.nombreRestaurante = name
-            return true
-        },
+        path("verifactuCa", "a PEM file of certificate authorities") { $0.verifactuCa = $1 },
+        nif("verifactuProductorNif") { $0.verifactuProductorNif = $1 },
+        text("verifactuProductorNombre", "the producer's name", 1...120) { $0.verifactuProductorNombre = $1 },
+        text("nombreRestaurante", "the restaurant's name", 1...60) { $0.nombreRestaurante = $1 },
         Setting(key: "urlPublica", expected: "an http:// or https:// address with no path, such as https://casa-pepe.es") { config, value in
             guard let url = AppConfiguration.publicURL(value) else { return false }
             config.urlPublica = url
