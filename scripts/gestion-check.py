@@ -17,7 +17,7 @@ import time
 import zlib
 
 from browsercheck import Server, browser, fail as failed, log_in
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
@@ -56,6 +56,17 @@ def check(server):
 
         driver = browser()
         wait = log_in(driver, base + "/gestion", "gerente1", "carta-1234")
+
+        def press(row_css, label):
+            """Taps a row's button as a person would; the list redraws after each change, so a row
+            replaced between finding it and the tap is found again."""
+            def attempt(d):
+                try:
+                    d.find_element(By.CSS_SELECTOR, row_css).find_element(By.XPATH, f".//button[text()='{label}']").click()
+                    return True
+                except (StaleElementReferenceException, NoSuchElementException):
+                    return False
+            wait.until(attempt)
         wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#carta .plato")))
         hostile = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#carta .plato .nombre")]
         if not any(t.startswith(HOSTILE) for t in hostile) or driver.find_elements(By.CSS_SELECTOR, "#carta img[src='x']"):
@@ -120,14 +131,7 @@ def check(server):
 
         # Options and VAT: the steak gets a required Punto and priced extras, and 21 % VAT.
         steak = call("GET", "/platos?q=chuleton")[1][0]
-        # (The list redraws after the save: the row is looked up again if it was replaced before the tap.)
-        def edit_steak(d):
-            try:
-                d.find_element(By.CSS_SELECTOR, f"#carta .plato[data-id='{steak['id']}']").find_element(By.XPATH, ".//button[text()='Editar']").click()
-                return True
-            except StaleElementReferenceException:
-                return False
-        wait.until(edit_steak)
+        press(f"#carta .plato[data-id='{steak['id']}']", "Editar")
         editor = wait.until(EC.visibility_of_element_located((By.ID, "editor")))
 
         def tap(element):
@@ -165,8 +169,7 @@ def check(server):
         if got != want or steak["iva"] != 21:
             fail(f"the steak's options or VAT are not as entered: {got} iva {steak['iva']}")
         # Opened again, the editor shows them; saved unchanged, their ids stay.
-        row = driver.find_element(By.CSS_SELECTOR, f"#carta .plato[data-id='{steak['id']}']")
-        row.find_element(By.XPATH, ".//button[text()='Editar']").click()
+        press(f"#carta .plato[data-id='{steak['id']}']", "Editar")
         editor = wait.until(EC.visibility_of_element_located((By.ID, "editor")))
         if len(editor.find_elements(By.CSS_SELECTOR, "#grupos .grupo")) != 2:
             fail("the editor does not show the steak's two option groups")
@@ -180,14 +183,12 @@ def check(server):
             time.sleep(0.3)
             driver.save_screenshot(SHOT)
 
-        row = driver.find_element(By.CSS_SELECTOR, f"#carta .plato[data-id='{dish['id']}']")
-        row.find_element(By.XPATH, ".//button[text()='Marcar agotado']").click()
+        press(f"#carta .plato[data-id='{dish['id']}']", "Marcar agotado")
         wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, f"#carta .plato.agotado[data-id='{dish['id']}']")))
         if call("GET", f"/platos/{dish['id']}")[1]["disponible"] is not False:
             fail("the API does not say sold out")
 
-        row = driver.find_element(By.CSS_SELECTOR, f"#carta .plato[data-id='{dish['id']}']")
-        row.find_element(By.XPATH, ".//button[text()='Retirar']").click()
+        press(f"#carta .plato[data-id='{dish['id']}']", "Retirar")
         confirm = wait.until(EC.visibility_of_element_located((By.ID, "retirar")))
         if "Pisto manchego" not in confirm.text:
             fail("the confirmation does not name the dish")
@@ -208,7 +209,7 @@ def check(server):
         row = wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, f"#facturas-lista tr[data-id='{paid['factura']['id']}']")))
         if numero not in row.text or "45,00 €" not in row.text or "Emitida" not in row.text:
             fail(f"the invoice's row is {row.text!r}")
-        row.find_element(By.XPATH, ".//button[text()='Anular']").click()
+        press(f"#facturas-lista tr[data-id='{paid['factura']['id']}']", "Anular")
         dialog = wait.until(EC.visibility_of_element_located((By.ID, "anular")))
         dialog.find_element(By.ID, "anular-si").click()
         if "motivo" not in dialog.find_element(By.ID, "anular-error").text:
