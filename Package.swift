@@ -29,6 +29,20 @@ let package = Package(
             pkgConfig: "libqrencode",
             providers: [.apt(["libqrencode-dev"])]
         ),
+        // libcurl with OpenSSL from the system (Debian: libcurl4-openssl-dev),
+        // for the one outbound connection: the billing records to the AEAT.
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        // OpenSSL from the system (Debian: libssl-dev), to read the AEAT
+        // certificate's PKCS#12 file: its password, holder and expiry.
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
         // QR codes as PNG: libqrencode's modules, zlib's deflate.
         .target(name: "ComandaQR", dependencies: ["CQRencode", "CZlib"]),
         // accept4 and sched_getaffinity, which need _GNU_SOURCE.
@@ -77,6 +91,7 @@ let package = Package(
             name: "ComandaApp",
             dependencies: [
                 "ComandaHTTP", "ComandaCore", "ComandaStore", "ComandaResources", "ComandaRuntime", "ComandaQR",
+                "CCurl", "COpenSSL",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

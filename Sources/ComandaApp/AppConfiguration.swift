@@ -75,6 +75,28 @@ public struct AppConfiguration: Sendable, Equatable {
     public var verifactuProductorNif: String?
     public var verifactuProductorNombre: String?
 
+    /// The certificate as read at load (with `envio` other than `no`): its holder and expiry.
+    var verifactuCertificadoLeido: CertificadoAEAT?
+
+    /// The producer of the billing system: the one set, else the company.
+    var verifactuProductor: (nombre: String, nif: String) {
+        (verifactuProductorNombre ?? empresa?.razonSocial ?? "", verifactuProductorNif ?? empresa?.nif ?? "")
+    }
+
+    /// What the start-up log says of the sending, in one line.
+    public func verifactuLogLine(now: Int64) -> String {
+        guard verifactuEnvio != .no, let url = verifactuServicio else {
+            return "VERI*FACTU: billing records are kept but not sent to the AEAT (verifactu.envio no)"
+        }
+        var line = "VERI*FACTU: billing records sent to the AEAT (\(verifactuEnvio.rawValue)) at \(url)"
+        if let cert = verifactuCertificadoLeido {
+            let expiry = Date(timeIntervalSince1970: TimeInterval(cert.caduca)).formatted(.iso8601)
+            line += ", certificate of \(cert.titular)\(cert.nif.map { " (\($0))" } ?? "")"
+            line += cert.caduca <= now ? " EXPIRED on \(expiry): the AEAT will refuse it, renew it" : ", valid until \(expiry)"
+        }
+        return line
+    }
+
     /// The service's address: the one set, else the environment's (nil with `envio` `no`).
     public var verifactuServicio: String? { verifactuEnvio == .no ? nil : verifactuUrl ?? verifactuEnvio.url }
 
@@ -372,9 +394,10 @@ public struct AppConfiguration: Sendable, Equatable {
         return config
     }
 
-    /// With `envio` other than `no`: the company and a readable certificate are
-    /// needed (the certificate's password and expiry are the sender's to check).
-    private func checkVerifactu() throws(ConfigurationError) {
+    /// With `envio` other than `no`: the company and a certificate that opens
+    /// with its password are needed (an expired one is not refused: the
+    /// server keeps invoicing and says so).
+    private mutating func checkVerifactu() throws(ConfigurationError) {
         guard verifactuEnvio != .no else { return }
         guard empresa != nil else {
             throw ConfigurationError("invalid setting verifactu.envio \(verifactuEnvio.rawValue): the company (empresa, with its NIF) must be set to send billing records")
@@ -387,6 +410,10 @@ public struct AppConfiguration: Sendable, Equatable {
         }
         if let ca = verifactuCa, !FileManager.default.isReadableFile(atPath: ca) {
             throw ConfigurationError("invalid setting verifactu.ca: cannot read \(ca)")
+        }
+        switch CertificadoAEAT.leer(certificado, clave: verifactuClave ?? "") {
+        case .success(let read): verifactuCertificadoLeido = read
+        case .failure(let error): throw error
         }
     }
 

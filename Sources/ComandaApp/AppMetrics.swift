@@ -30,6 +30,10 @@ public final class AppMetrics: HTTPServerObserver, Sendable {
     private let writeTransactions: CoreMetrics.Counter
     private let writeRequests: CoreMetrics.Counter
     private let writesCounted = Locked<(transactions: Int, requests: Int)>((0, 0))
+    /// The billing records by their state at the AEAT, read at each exposition.
+    private let verifactuRegistros: [(estado: String, gauge: CoreMetrics.Gauge)]
+    /// The requests to the AEAT by how they ended.
+    private let verifactuEnvios = Locked<[String: CoreMetrics.Counter]>([:])
 
     init(database: AppDatabase) {
         self.database = database
@@ -49,6 +53,22 @@ public final class AppMetrics: HTTPServerObserver, Sendable {
         writeRequests = CoreMetrics.Counter(label: "comanda_db_write_requests_total", factory: factory)
         writeTransactions.increment(by: 0)
         writeRequests.increment(by: 0)
+        verifactuRegistros = ["sin_enviar", "aceptado", "aceptado_con_errores", "rechazado"].map {
+            ($0, CoreMetrics.Gauge(label: "comanda_verifactu_registros", dimensions: [("estado", $0)], factory: factory))
+        }
+    }
+
+    /// Counts one request to the AEAT by how it ended: `correcto`,
+    /// `parcialmente_correcto`, `incorrecto` (the answer's `EstadoEnvio`) or
+    /// `fallo` (not delivered, not answered, or not an answer).
+    func verifactuEnvio(resultado: String) {
+        let counter = verifactuEnvios.withLock { all in
+            if let c = all[resultado] { return c }
+            let c = CoreMetrics.Counter(label: "comanda_verifactu_envios_total", dimensions: [("resultado", resultado)], factory: factory)
+            all[resultado] = c
+            return c
+        }
+        counter.increment()
     }
 
     /// Where the open-connection count comes from (the server, once it exists).
@@ -117,6 +137,12 @@ public final class AppMetrics: HTTPServerObserver, Sendable {
         if let source = openConnectionsSource.withLock({ $0 }) { connections.record(source()) }
         if let source = openStreamsSource.withLock({ $0 }) { streams.record(source()) }
         if let size = try? database.sizeInBytes() { databaseSize.record(size) }
+        if let e = try? database.estadoEnvioVerifactu() {
+            for (estado, gauge) in verifactuRegistros {
+                gauge.record(["sin_enviar": e.sinEnviar, "aceptado": e.aceptados, "aceptado_con_errores": e.aceptadosConErrores,
+                              "rechazado": e.rechazados][estado] ?? 0)
+            }
+        }
         let now = database.writeBatches
         let before = writesCounted.withLock { counted in
             defer { counted = now }

@@ -53,7 +53,14 @@ public final class ComandaApplication: HTTPResponder {
                                  maxWaiting: c.maxWaitingReads, priority: .low)
         users = UserService(database: database, configuration: c, now: now)
         streams = SessionStreams(users: users)
-        services = database.backgroundServices + [streams, passwords, longReads]
+        // The billing records to the AEAT, when they are to be sent.
+        var sender: VerifactuSender?
+        if c.verifactuEnvio != .no, let empresa = c.empresa, let url = c.verifactuServicio, let certificado = c.verifactuCertificado {
+            sender = VerifactuSender(database: database,
+                                     conexion: AEATConexion(url: url, certificado: certificado, clave: c.verifactuClave ?? "", ca: c.verifactuCa),
+                                     empresa: empresa, productor: c.verifactuProductor, metrics: metrics, logger: logger)
+        }
+        services = database.backgroundServices + [streams, passwords, longReads] + (sender.map { [$0] } ?? [])
         let key = Self.queueHostKey(c, database, logger)
         queueHostPath = c.queuePath + "/" + key
         secretPrefixes = ["/espera/", "/m/", c.queuePath + "/"]
@@ -83,7 +90,8 @@ public final class ComandaApplication: HTTPResponder {
             BillRoutes(bill: BillService(database: database, now: now, zone: zone, empresa: c.empresa, serie: c.serieFacturas,
                                                    pruebas: c.verifactuEnvio == .pruebas),
                        idempotency: Idempotency(database: database, now: now)),
-            VerifactuRoutes(database: database, envio: c.verifactuEnvio, url: c.verifactuServicio, now: now),
+            VerifactuRoutes(database: database, envio: c.verifactuEnvio, url: c.verifactuServicio, certificado: c.verifactuCertificadoLeido,
+                            sender: sender, now: now),
             TableLinkRoutes(links: TableLinkService(database: database), limit: RateLimit(burst: c.rafagaEnlace), pages: staticFiles, urlPublica: c.urlPublica, live: live),
             LegacyQueueRoutes(base: c.queuePath, hostKey: key, waitlist: waitlist),
         ]

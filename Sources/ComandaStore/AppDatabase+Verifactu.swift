@@ -94,3 +94,128 @@ extension AppDatabase {
         }
     }
 }
+
+/// What the AEAT said about one record of a request.
+public struct RespuestaRegistro: Sendable, Equatable {
+    public var posicion: Int64
+    /// `aceptado`, `aceptado_con_errores` or `rechazado`.
+    public var estado: String
+    public var codigo: Int?
+    public var descripcion: String?
+    public var csv: String?
+
+    public init(posicion: Int64, estado: String, codigo: Int?, descripcion: String?, csv: String?) {
+        self.posicion = posicion
+        self.estado = estado
+        self.codigo = codigo
+        self.descripcion = descripcion
+        self.csv = csv
+    }
+}
+
+/// The next request's records: the oldest waiting, in chain order, all with or all without the incident.
+public struct LoteVerifactu: Sendable {
+    public var incidencia: Bool
+    public var registros: [(registro: RegistroFacturacion, desglose: [ParteIVA])]
+}
+
+extension AppDatabase {
+    /// How many records wait for the AEAT's answer.
+    public func verifactuEsperando() throws(StoreError) -> Int {
+        try read { db in
+            try Int.fetchOne(db.cachedStatement(sql: """
+                SELECT count(*) FROM registro r WHERE NOT EXISTS (SELECT 1 FROM registro_envio e WHERE e.posicion = r.posicion)
+                """)) ?? 0
+        }
+    }
+
+    /// The next request's records: the oldest waiting first, at most `limite`,
+    /// ending where the incident changes (nil when none waits).
+    public func loteVerifactu(limite: Int) throws(StoreError) -> LoteVerifactu? {
+        let waiting: [(Int64, Bool)] = try read { db in
+            try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT r.posicion, i.posicion IS NOT NULL FROM registro r
+                LEFT JOIN registro_incidencia i ON i.posicion = r.posicion
+                WHERE NOT EXISTS (SELECT 1 FROM registro_envio e WHERE e.posicion = r.posicion)
+                ORDER BY r.posicion LIMIT ?
+                """), arguments: [limite]).map { ($0[0], $0[1]) }
+        }
+        guard let first = waiting.first else { return nil }
+        let incidencia = first.1
+        let wanted = Set(waiting.prefix { $0.1 == incidencia }.map(\.0))
+        guard let last = wanted.max() else { return nil }
+        let span = Int(last - first.0) + 1
+        let records = try registrosConDesglose(despues: first.0 - 1, limite: span).filter { wanted.contains($0.registro.posicion) }
+        return LoteVerifactu(incidencia: incidencia, registros: records)
+    }
+
+    /// Before a request goes: its last record is kept as in flight, so that a
+    /// crash before its answer sends them again with the incident.
+    public func verifactuEnVuelo(hasta posicion: Int64) throws(StoreError) {
+        try write { db in
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO ajuste (clave, valor) VALUES ('verifactu_en_vuelo', ?)")
+                .execute(arguments: [String(posicion)])
+        }
+    }
+
+    /// At start-up: the records of a request cut off by a crash (still
+    /// waiting) get the incident. True when there was one.
+    @discardableResult
+    public func verifactuTrasCaida() throws(StoreError) -> Bool {
+        try write { db in
+            guard let value = try String.fetchOne(db.cachedStatement(sql: "SELECT valor FROM ajuste WHERE clave = 'verifactu_en_vuelo'")),
+                  let hasta = Int64(value) else { return false }
+            try Self.marcarIncidencia(db, hasta: hasta)
+            try db.execute(sql: "DELETE FROM ajuste WHERE clave = 'verifactu_en_vuelo'")
+            return true
+        }
+    }
+
+    /// A request that failed (`mensaje` says how): its records, and every
+    /// other waiting one, go with the incident; the failures in a row count one more.
+    public func verifactuFallo(mensaje: String, fecha: Int64) throws(StoreError) {
+        try write { db in
+            try Self.marcarIncidencia(db, hasta: nil)
+            try db.cachedStatement(sql: """
+                UPDATE verifactu_envio SET error_fecha = ?, error_mensaje = ?, fallos = fallos + 1 WHERE id = 1
+                """).execute(arguments: [fecha, mensaje])
+            try db.execute(sql: "DELETE FROM ajuste WHERE clave = 'verifactu_en_vuelo'")
+        }
+    }
+
+    /// A valid answer: what it said of each record, its state, `CSV` and
+    /// `TiempoEsperaEnvio`, all in one transaction. After failures, the
+    /// records made meanwhile and still waiting keep the incident.
+    public func verifactuRespuesta(_ lineas: [RespuestaRegistro], estado: String, csv: String?, espera: Int, registros: Int,
+                                   fecha: Int64) throws(StoreError) {
+        try write { db in
+            let fallos = try Int.fetchOne(db.cachedStatement(sql: "SELECT fallos FROM verifactu_envio WHERE id = 1")) ?? 0
+            let insert = try db.cachedStatement(sql: """
+                INSERT OR IGNORE INTO registro_envio (posicion, estado, codigo, descripcion, csv, fecha) VALUES (?, ?, ?, ?, ?, ?)
+                """)
+            for l in lineas {
+                try insert.execute(arguments: [l.posicion, l.estado, l.codigo, l.descripcion, l.csv, fecha])
+            }
+            if fallos > 0 { try Self.marcarIncidencia(db, hasta: nil) }
+            try db.cachedStatement(sql: """
+                UPDATE verifactu_envio SET ultimo_fecha = ?, ultimo_estado = ?, ultimo_registros = ?, ultimo_csv = ?,
+                espera_segundos = ?, fallos = 0 WHERE id = 1
+                """).execute(arguments: [fecha, estado, registros, csv, espera])
+            try db.execute(sql: "DELETE FROM ajuste WHERE clave = 'verifactu_en_vuelo'")
+        }
+    }
+
+    /// After a failed try, before the next: the records made since wait with the incident too.
+    public func verifactuIncidenciaEsperando() throws(StoreError) {
+        try write { db in try Self.marcarIncidencia(db, hasta: nil) }
+    }
+
+    /// Every waiting record (up to `hasta`) gets the incident.
+    private static func marcarIncidencia(_ db: Database, hasta: Int64?) throws {
+        try db.cachedStatement(sql: """
+            INSERT OR IGNORE INTO registro_incidencia (posicion)
+            SELECT r.posicion FROM registro r
+            WHERE r.posicion <= ? AND NOT EXISTS (SELECT 1 FROM registro_envio e WHERE e.posicion = r.posicion)
+            """).execute(arguments: [hasta ?? Int64.max])
+    }
+}

@@ -8,7 +8,7 @@ import Glibc
 public struct TestClientError: Error, CustomStringConvertible {
     /// What went wrong.
     public let description: String
-    init(_ d: String) { description = d }
+    public init(_ d: String) { description = d }
 }
 
 /// A response as the test client read it off the socket.

@@ -174,6 +174,7 @@ struct Serve: ParsableCommand {
         logger.notice("limits per client address: \(http.maxConnectionsPerClient == 0 ? "no connection limit" : "\(http.maxConnectionsPerClient) connections"), bodies at least \(http.minBodyBytesPerSecond) B/s after \(http.bodyRateGracePeriod) s; trusted (no connection limit, X-Forwarded-For believed): \(trusted)")
         let everywhere = ["0.0.0.0", "::", "[::]"].contains(configuration.http.host)
         let hostAddress = everywhere ? "THIS-MACHINE-ADDRESS" : configuration.http.host
+        logger.notice("\(configuration.verifactuLogLine(now: Int64(Date().timeIntervalSince1970)))")
         logger.notice("RestaurantQueue host app base URL: http://\(hostAddress):\(port)\(application.queueHostPath)")
         // The signals are handled before the first request can be answered: a
         // SIGTERM sent once /health answers is never lost between ignoring it

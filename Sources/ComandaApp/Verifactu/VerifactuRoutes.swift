@@ -11,17 +11,29 @@ struct VerifactuRoutes: Feature {
     let envio: Verifactu.Envio
     /// The service's address (nil with `envio` `no`).
     let url: String?
+    /// The certificate's holder and expiry (nil with `envio` `no`).
+    let certificado: CertificadoAEAT?
+    /// The sender (nil with `envio` `no`): it hears of every record committed.
+    let sender: VerifactuSender?
     let now: @Sendable () -> Int64
+
+    func subscribe(to changes: inout Changes.Subscriptions) {
+        guard let sender else { return }
+        changes.on { change in
+            if case .factura = change { sender.wake() }
+        }
+    }
 
     func register(on router: inout Routes) {
         router.describe(VerifactuJSON.schemas)
-        let database = database, envio = envio, url = url, now = now
+        let database = database, envio = envio, url = url, now = now, certificado = certificado
         router.add(.GET, "/verifactu/estado", .staff(.gerente), .op(
             "How the sending of the billing records to the AEAT stands: where they go, how many wait or were answered, the last answer, the next request, the last failure.",
             id: "verifactuEstado",
             tags: ["The bill"],
             responses: ["200": .ok(.ref("EstadoVerifactu"))])) { _ in
-            var response = HTTPResponse.json(VerifactuJSON.estado(try database.estadoEnvioVerifactu(), envio: envio, url: url, now: now()))
+            var response = HTTPResponse.json(VerifactuJSON.estado(try database.estadoEnvioVerifactu(), envio: envio, url: url, certificado: certificado,
+                                                                     now: now()))
             response.headers.add("Cache-Control", "no-store")
             return response
         }
@@ -45,10 +57,19 @@ enum VerifactuJSON {
         return parser.date(from: fechaHoraHuso).map { Int64($0.timeIntervalSince1970) }
     }
 
-    static func estado(_ e: EstadoEnvioVerifactu, envio: Verifactu.Envio, url: String?, now: Int64) -> String {
+    static func estado(_ e: EstadoEnvioVerifactu, envio: Verifactu.Envio, url: String?, certificado: CertificadoAEAT?, now: Int64) -> String {
         JSONWriter.write(capacity: 512) { w in
             w.object { w in
-                w.key("certificado"); w.null()
+                w.key("certificado")
+                if let certificado {
+                    w.object { w in
+                        w.key("caduca"); w.time(certificado.caduca)
+                        w.key("nif"); if let nif = certificado.nif { w.string(nif) } else { w.null() }
+                        w.key("titular"); w.string(certificado.titular)
+                    }
+                } else {
+                    w.null()
+                }
                 w.key("envio"); w.string(envio.rawValue)
                 w.key("esperando_desde"); w.time(e.esperandoDesde.flatMap(instante))
                 w.key("proximo_envio"); w.time(proximoEnvio(e, envio: envio, now: now))

@@ -1,4 +1,4 @@
-import ComandaApp
+@testable import ComandaApp
 import ComandaCore
 import ComandaHTTP
 import ComandaStore
@@ -174,17 +174,19 @@ private func get(_ target: String, _ headers: [(String, String)] = []) -> HTTPRe
     @Test func theVerifactuSettings() throws {
         let folder = try makeTemporaryFolder("comanda-verifactu-config")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let p12 = folder + "/c.p12"
-        FileManager.default.createFile(atPath: p12, contents: Data([0x30, 0x82]))
+        try AEATStandIn.makeCertificates(in: folder + "/certs")
+        let p12 = folder + "/certs/cliente.p12"
         let empresa = #""empresa": {"nif": "B12345678", "razonSocial": "Casa Pepe S.L.", "direccion": "Calle Mayor 1"}"#
-        let file = try writeConfig(#"{\#(empresa), "verifactu": {"envio": "pruebas", "certificado": "\#(p12)", "clave": "secreto", "#
+        let file = try writeConfig(#"{\#(empresa), "verifactu": {"envio": "pruebas", "certificado": "\#(p12)", "clave": "clave-de-prueba", "#
                                    + #""productor": {"nif": "a58818501", "nombre": "Programas S.A."}}}"#)
         let config = try AppConfiguration.load(file: file, fileRequired: true, environment: [:], flags: [])
-        #expect(config.verifactuEnvio == .pruebas && config.verifactuCertificado == p12 && config.verifactuClave == "secreto")
+        #expect(config.verifactuEnvio == .pruebas && config.verifactuCertificado == p12 && config.verifactuClave == "clave-de-prueba")
+        #expect(config.verifactuCertificadoLeido?.titular == "Casa Pepe S.L." && config.verifactuCertificadoLeido?.nif == "B12345678")
         #expect(config.verifactuProductorNif == "A58818501" && config.verifactuProductorNombre == "Programas S.A.")
         #expect(config.verifactuServicio == "https://prewww1.aeat.es/wlpl/TIKE-CONT/ws/SistemaFacturacion/VerifactuSOAP")
         let env = try AppConfiguration.load(file: try writeConfig("{\(empresa)}"), fileRequired: true, environment: [
             "COMANDA_VERIFACTU_ENVIO": "produccion", "COMANDA_VERIFACTU_CERTIFICADO": p12, "COMANDA_VERIFACTU_URL": "https://127.0.0.1:9443/soap",
+            "COMANDA_VERIFACTU_CLAVE": "clave-de-prueba",
         ], flags: [])
         #expect(env.verifactuEnvio == .produccion && env.verifactuServicio == "https://127.0.0.1:9443/soap")
         #expect(try AppConfiguration.load(file: "/nonexistent", fileRequired: false, environment: [:], flags: []).verifactuServicio == nil)
@@ -192,6 +194,8 @@ private func get(_ target: String, _ headers: [(String, String)] = []) -> HTTPRe
             ("{}", ["COMANDA_VERIFACTU_ENVIO": "pruebas", "COMANDA_VERIFACTU_CERTIFICADO": p12], "the company (empresa, with its NIF) must be set"),
             ("{\(empresa)}", ["COMANDA_VERIFACTU_ENVIO": "pruebas"], "verifactu.certificado (a PKCS#12 file) must be set"),
             ("{\(empresa)}", ["COMANDA_VERIFACTU_ENVIO": "pruebas", "COMANDA_VERIFACTU_CERTIFICADO": folder + "/none.p12"], "cannot read"),
+            ("{\(empresa)}", ["COMANDA_VERIFACTU_ENVIO": "pruebas", "COMANDA_VERIFACTU_CERTIFICADO": p12, "COMANDA_VERIFACTU_CLAVE": "x"],
+             "invalid setting verifactu.clave: it is not the password of"),
             ("{}", ["COMANDA_VERIFACTU_ENVIO": "si"], "expected no, pruebas or produccion"),
             ("{}", ["COMANDA_VERIFACTU_URL": "http://aeat.es"], "expected the service's https:// address"),
             (#"{"verifactu": {"enviar": "no"}}"#, [:], "unknown setting verifactu.enviar"),
