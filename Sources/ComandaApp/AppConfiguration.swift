@@ -62,7 +62,7 @@ public struct AppConfiguration: Sendable, Equatable {
     public var empresaRazonSocial = ""
     public var empresaDireccion = ""
     /// VERI*FACTU (`verifactu` in the file: `{"envio", "url", "certificado",
-    /// "clave", "ca", "productor": {"nif", "nombre"}}`): where the billing
+    /// "clave", "ca", "productor": {"nif", "nombre", "direccion"}}`): where the billing
     /// records are sent (`no`: nowhere), the service's address (default:
     /// the environment's), the PKCS#12 certificate and its password, the
     /// authorities trusted for the service (default: the system's), and the
@@ -74,6 +74,8 @@ public struct AppConfiguration: Sendable, Equatable {
     public var verifactuCa: String?
     public var verifactuProductorNif: String?
     public var verifactuProductorNombre: String?
+    /// The producer's postal address, for the declaration (default: the company's when it is the producer).
+    public var verifactuProductorDireccion: String?
 
     /// The certificate as read at load (with `envio` other than `no`): its holder and expiry.
     var verifactuCertificadoLeido: CertificadoAEAT?
@@ -82,6 +84,22 @@ public struct AppConfiguration: Sendable, Equatable {
     var verifactuProductor: (nombre: String, nif: String) {
         (verifactuProductorNombre ?? empresa?.razonSocial ?? "", verifactuProductorNif ?? empresa?.nif ?? "")
     }
+
+    /// The producer's postal address: the one set, else the company's when the company is the producer.
+    var verifactuProductorDireccionEfectiva: String? {
+        if let set = verifactuProductorDireccion { return set }
+        guard verifactuProductorNif == nil || verifactuProductorNif == empresa?.nif, let direccion = empresa?.direccion, !direccion.isEmpty else { return nil }
+        return direccion
+    }
+
+    /// The producer as the declaration names it.
+    var verifactuDeclaracionProductor: VerifactuDeclaracion.Productor {
+        let p = verifactuProductor
+        return VerifactuDeclaracion.Productor(nombre: p.nombre, nif: p.nif, direccion: verifactuProductorDireccionEfectiva)
+    }
+
+    /// The producer's declaration of conformity for this version, as text.
+    public var verifactuDeclaracion: String { VerifactuDeclaracion.texto(verifactuDeclaracionProductor) }
 
     /// What the start-up log says of the sending, in one line.
     public func verifactuLogLine(now: Int64) -> String {
@@ -317,6 +335,7 @@ public struct AppConfiguration: Sendable, Equatable {
         path("verifactuCa", "a PEM file of certificate authorities") { $0.verifactuCa = $1 },
         nif("verifactuProductorNif") { $0.verifactuProductorNif = $1 },
         text("verifactuProductorNombre", "the producer's name", 1...120) { $0.verifactuProductorNombre = $1 },
+        text("verifactuProductorDireccion", "the producer's postal address", 1...250) { $0.verifactuProductorDireccion = $1 },
         text("nombreRestaurante", "the restaurant's name", 1...60) { $0.nombreRestaurante = $1 },
         Setting(key: "urlPublica", expected: "an http:// or https:// address with no path, such as https://casa-pepe.es") { config, value in
             guard let url = AppConfiguration.publicURL(value) else { return false }
@@ -447,8 +466,9 @@ public struct AppConfiguration: Sendable, Equatable {
                     switch (field, value) {
                     case ("productor", .object(let producer)):
                         for (part, text) in producer.sorted(by: { $0.key < $1.key }) {
-                            guard let setting = ["nif": "verifactuProductorNif", "nombre": "verifactuProductorNombre"][part] else {
-                                throw ConfigurationError("unknown setting verifactu.productor.\(part) in \(path): expected nif or nombre")
+                            guard let setting = ["nif": "verifactuProductorNif", "nombre": "verifactuProductorNombre",
+                                                       "direccion": "verifactuProductorDireccion"][part] else {
+                                throw ConfigurationError("unknown setting verifactu.productor.\(part) in \(path): expected nif, nombre or direccion")
                             }
                             try apply(setting, text, from: .file(path))
                         }
@@ -458,7 +478,7 @@ public struct AppConfiguration: Sendable, Equatable {
                         }
                         try apply(setting, text, from: .file(path))
                     default:
-                        throw ConfigurationError("invalid setting verifactu.\(field) in \(path): expected a text (productor: {\"nif\", \"nombre\"})")
+                        throw ConfigurationError("invalid setting verifactu.\(field) in \(path): expected a text (productor: {\"nif\", \"nombre\", \"direccion\"})")
                     }
                 }
                 continue

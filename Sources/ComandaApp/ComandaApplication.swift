@@ -55,7 +55,9 @@ public final class ComandaApplication: HTTPResponder {
         streams = SessionStreams(users: users)
         // The billing records to the AEAT, when they are to be sent.
         var sender: VerifactuSender?
-        if c.verifactuEnvio != .no, let empresa = c.empresa, let url = c.verifactuServicio, let certificado = c.verifactuCertificado {
+        // Only a certificate read at load (with its password) opens a sender.
+        if c.verifactuEnvio != .no, let empresa = c.empresa, let url = c.verifactuServicio, let certificado = c.verifactuCertificado,
+           c.verifactuCertificadoLeido != nil {
             sender = VerifactuSender(database: database,
                                      conexion: AEATConexion(url: url, certificado: certificado, clave: c.verifactuClave ?? "", ca: c.verifactuCa),
                                      empresa: empresa, productor: c.verifactuProductor, metrics: metrics, logger: logger)
@@ -88,10 +90,10 @@ public final class ComandaApplication: HTTPResponder {
             TablesRoutes(tables: TablesService(database: database, zone: zone, now: now), live: live),
             ChecksRoutes(checks: checks, live: live),
             BillRoutes(bill: BillService(database: database, now: now, zone: zone, empresa: c.empresa, serie: c.serieFacturas,
-                                                   pruebas: c.verifactuEnvio == .pruebas),
+                                                   pruebas: c.verifactuEnvio == .pruebas, enviando: c.verifactuEnvio != .no),
                        idempotency: Idempotency(database: database, now: now)),
             VerifactuRoutes(database: database, envio: c.verifactuEnvio, url: c.verifactuServicio, certificado: c.verifactuCertificadoLeido,
-                            sender: sender, now: now),
+                            sender: sender, productor: c.verifactuDeclaracionProductor, now: now),
             TableLinkRoutes(links: TableLinkService(database: database), limit: RateLimit(burst: c.rafagaEnlace), pages: staticFiles, urlPublica: c.urlPublica, live: live),
             LegacyQueueRoutes(base: c.queuePath, hostKey: key, waitlist: waitlist),
         ]

@@ -119,8 +119,10 @@ public enum KitchenTicket {
     /// The simplified invoice for the printer: the company, *FACTURA
     /// SIMPLIFICADA*, number, date and table, the lines, `TOTAL`, each VAT
     /// rate's base and cuota, how it was paid (cash given and change), and
-    /// the QR's text for the AEAT's check; 42 columns.
-    public static func factura(_ f: Factura, empresa: Empresa, zone: TimeZone) -> String {
+    /// the QR's text for the AEAT's check, said to be *Factura verificable en
+    /// la sede electrónica de la AEAT* and `VERI*FACTU` only while the
+    /// records are sent (`verifactu`); 42 columns.
+    public static func factura(_ f: Factura, empresa: Empresa, zone: TimeZone, verifactu: Bool = false) -> String {
         let rule = String(repeating: "-", count: width)
         var lines: [String] = []
         lines += wrap(empresa.razonSocial.isEmpty ? "NIF \(empresa.nif)" : empresa.razonSocial, first: "", rest: "")
@@ -149,8 +151,13 @@ public enum KitchenTicket {
         if let entregado = f.entregadoCentimos { lines.append(columns("Entregado", Money.spanish(entregado))) }
         if let cambio = f.cambioCentimos { lines.append(columns("Cambio", Money.spanish(cambio))) }
         lines.append(rule)
-        lines.append("Factura verificable en la sede electrónica")
-        lines.append("de la AEAT (VERI*FACTU):")
+        if verifactu {
+            lines.append("Factura verificable en la sede electrónica")
+            lines.append("de la AEAT")
+            lines.append("VERI*FACTU")
+        } else {
+            lines.append("Código QR de la factura:")
+        }
         var qr = f.qr[...]
         while !qr.isEmpty {
             lines.append(String(qr.prefix(width)))

@@ -368,9 +368,21 @@ struct Backup: ParsableCommand {
 
 struct Verifactu: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "VERI*FACTU billing records: `verificar` recomputes the whole chain.",
-        subcommands: [Verificar.self]
+        abstract: "VERI*FACTU billing records: `verificar` recomputes the whole chain; `declaracion` prints the producer's declaration.",
+        subcommands: [Verificar.self, Declaracion.self]
     )
+
+    struct Declaracion: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the producer's declaration of conformity (declaración responsable) for this version, with the configured producer."
+        )
+
+        @OptionGroup var common: CommonOptions
+
+        func run() throws {
+            FileHandle.standardOutput.write(Data(common.load().verifactuDeclaracion.utf8))
+        }
+    }
 
     struct Verificar: ParsableCommand {
         static let configuration = CommandConfiguration(

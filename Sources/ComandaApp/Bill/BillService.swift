@@ -16,10 +16,14 @@ final class BillService: Sendable {
 
     /// Records go to the AEAT's test environment (the QR codes name its test host).
     let pruebas: Bool
+    /// The records are sent to the AEAT (`envio` not `no`): the ticket says it is verifiable.
+    let enviando: Bool
 
-    init(database: AppDatabase, now: @escaping @Sendable () -> Int64, zone: TimeZone, empresa: Empresa?, serie: String, pruebas: Bool = false) {
+    init(database: AppDatabase, now: @escaping @Sendable () -> Int64, zone: TimeZone, empresa: Empresa?, serie: String, pruebas: Bool = false,
+         enviando: Bool = false) {
         self.database = database
         self.pruebas = pruebas
+        self.enviando = enviando
         self.now = now
         self.zone = zone
         self.empresa = empresa
@@ -50,7 +54,7 @@ final class BillService: Sendable {
     func ticket(id: Int64) throws -> String {
         let factura = try factura(id: id)
         let company = empresa.flatMap { $0.nif == factura.nif ? $0 : nil } ?? Empresa(nif: factura.nif, razonSocial: "", direccion: "")
-        return KitchenTicket.factura(factura, empresa: company, zone: zone)
+        return KitchenTicket.factura(factura, empresa: company, zone: zone, verifactu: enviando)
     }
 
     /// The PNG of the invoice's QR code.

@@ -15,6 +15,8 @@ struct VerifactuRoutes: Feature {
     let certificado: CertificadoAEAT?
     /// The sender (nil with `envio` `no`): it hears of every record committed.
     let sender: VerifactuSender?
+    /// Who produces the system, for the declaration.
+    let productor: VerifactuDeclaracion.Productor
     let now: @Sendable () -> Int64
 
     func subscribe(to changes: inout Changes.Subscriptions) {
@@ -36,6 +38,14 @@ struct VerifactuRoutes: Feature {
                                                                      now: now()))
             response.headers.add("Cache-Control", "no-store")
             return response
+        }
+        let declaracion = VerifactuDeclaracion.texto(productor)
+        router.add(.GET, "/verifactu/declaracion", .anyone, .op(
+            "The producer's declaration of conformity (declaración responsable, RD 1007/2023 art. 13) for this version of comanda, as text.",
+            id: "verifactuDeclaracion",
+            tags: ["The bill"],
+            responses: ["200": .plain("The declaration, as Orden HAC/1177/2024 art. 15 lists its contents.")])) { _ in
+            .text(declaracion)
         }
     }
 }

@@ -116,6 +116,7 @@ import Testing
                 #expect(ticket.contains(expected), "\(expected) not on the ticket:\n\(ticket)")
             }
             #expect(ticket.split(separator: "\n").allSatisfy { $0.count <= 42 }, "\(ticket)")
+            #expect(!ticket.contains("VERI*FACTU") && !ticket.contains("verificable"), "said verifiable while nothing is sent:\n\(ticket)")
             let png = try c.authed("GET", "/facturas/\(facturaID)/qr.png", waiter)
             #expect(png.status == 200 && png.header("Content-Type") == "image/png" && Array(png.body.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
             let etag = try #require(png.header("ETag"))

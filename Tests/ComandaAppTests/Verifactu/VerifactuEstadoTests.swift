@@ -11,6 +11,34 @@ import Testing
 @Suite struct VerifactuEstadoTests {
     private func json(_ r: TestResponse) -> [String: Any] { (r.json as? [String: Any]) ?? [:] }
 
+    /// The producer's declaration: for anyone, as text, with what Orden HAC/1177/2024 art. 15 lists; /acerca links it.
+    @Test func theProducersDeclaration() throws {
+        let (app, _) = try makeUserApp { config in
+            config.empresaNif = "B12345678"
+            config.empresaRazonSocial = "Casa Pepe S.L."
+            config.empresaDireccion = "Calle Mayor 1, 28013 Madrid"
+        }
+        try withServer(responder: app) { _, port in
+            let c = try TestClient(port: port)
+            let r = try c.request("GET", "/verifactu/declaracion")
+            #expect(r.status == 200 && r.header("Content-Type") == "text/plain; charset=utf-8")
+            for line in ["a) Nombre del sistema informático: comanda", "b) Código identificador del sistema informático: CO",
+                         "c) Identificador completo de la versión: \(ComandaVersion.numero)", "exclusivamente como VERI*FACTU: S (sí)",
+                         "varios obligados tributarios: N (no)", "h) Razón social de la persona o entidad productora: Casa Pepe S.L.",
+                         "i) NIF de la persona o entidad productora: B12345678", "   Calle Mayor 1, 28013 Madrid",
+                         "l) Fecha y lugar en que se suscribe esta declaración: 27-11-2026, 28013 Madrid, España"] {
+                #expect(r.text.contains(line), "\(line) missing:\n\(r.text)")
+            }
+        }
+        let acerca = try String(contentsOfFile: AEATStandIn.root + "/Public/acerca.html", encoding: .utf8)
+        #expect(acerca.contains(#"<a href="/verifactu/declaracion">"#))
+        let producer = VerifactuDeclaracion.texto(.init(nombre: "Programas S.A.", nif: "A58818501", direccion: nil))
+        #expect(producer.contains("Programas S.A.") && producer.contains("(sin indicar: configure verifactu.productor.direccion"))
+        let folder = try makeTemporaryFolder("comanda-declaracion")
+        let (status, printed) = try runComanda(["verifactu", "declaracion", "--database", folder + "/d.sqlite"], in: folder)
+        #expect(status == 0 && printed.contains("a) Nombre del sistema informático: comanda"), "\(printed)")
+    }
+
     @Test func theStateOfTheSendingAsTheManagerSeesIt() throws {
         let folder = try makeTemporaryFolder("comanda-estado")
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -214,6 +214,8 @@ final class AEATStandIn {
         // What the invoice's QR says with `pruebas`: the test host.
         let qr = try r.client.authed("GET", "/facturas/\(last.id)", r.token).json as? [String: Any]
         #expect((qr?["qr"] as? String)?.hasPrefix("https://prewww2.aeat.es/wlpl/TIKE-CONT/ValidarQR?") == true)
+        let ticket = try r.client.authed("GET", "/facturas/\(last.id)/ticket", r.token).text
+        #expect(ticket.contains("Factura verificable en la sede electrónica\nde la AEAT\nVERI*FACTU\n"), "\(ticket)")
         let metrics = try r.client.request("GET", "/metrics").text
         #expect(metrics.contains("comanda_verifactu_registros{estado=\"aceptado\"} 7"), "\(metrics)")
         #expect(metrics.contains("comanda_verifactu_envios_total{resultado=\"correcto\"}"))
