@@ -288,7 +288,7 @@ function today() {
   return d.getFullYear() + "-" + String(d.getMonth() + 1).padStart(2, "0") + "-" + String(d.getDate()).padStart(2, "0");
 }
 
-const VIEWS = { carta: "La carta", facturas: "Facturas", ventas: "Ventas", mesas: "Mesas" };
+const VIEWS = { carta: "La carta", facturas: "Facturas", ventas: "Ventas", mesas: "Mesas", verifactu: "VERI*FACTU" };
 
 function showView(view) {
   for (const name of Object.keys(VIEWS)) {
@@ -301,6 +301,92 @@ function showView(view) {
   if (view === "facturas") loadFacturas();
   if (view === "ventas") loadVentas();
   if (view === "mesas") loadMesas();
+  if (verifactuPoller) { verifactuPoller.stop(); verifactuPoller = null; }
+  if (view === "verifactu") verifactuPoller = Staff.poll("/verifactu/estado", 5000, renderVerifactu);
+}
+
+// VERI*FACTU: how the sending of the billing records to the AEAT stands,
+// with a notice while records have waited over an hour, while any is
+// rejected, and when the certificate expires within 30 days or has expired.
+let verifactuPoller = null;
+let zona = null;
+Staff.settings.then(a => { zona = (a && a.zonaHoraria) || null; });
+const ENVIO = { no: "No se envían: los registros se guardan y se enviarán cuando se active el envío.",
+  pruebas: "Se envían al entorno de PRUEBAS de la AEAT (no tienen validez fiscal).", produccion: "Se envían a la AEAT." };
+
+function fecha(date) {
+  try { return new Intl.DateTimeFormat("es-ES", { timeZone: zona || undefined, day: "2-digit", month: "2-digit", year: "numeric" }).format(date); }
+  catch (e) { return date.toLocaleDateString("es-ES"); }
+}
+function cuando(text, seconds) {
+  const d = new Date(text);
+  const hoy = fecha(new Date()) === fecha(d);
+  return (hoy ? "hoy" : fecha(d)) + " a las " + Staff.clock(d, seconds);
+}
+
+let rechazadosVistos = -1;
+function renderVerifactu(e) {
+  const avisos = [];
+  const aviso = (text, kind) => { const p = Staff.el("p", "notice " + (kind || ""), text); avisos.push(p); };
+  const r = e.registros;
+  const now = Date.now();
+  if (e.envio !== "no" && e.ultimo_error && (!e.ultimo_envio || new Date(e.ultimo_error.fecha) >= new Date(e.ultimo_envio.fecha))) {
+    aviso("No se puede enviar a la AEAT: " + e.ultimo_error.mensaje + "."
+      + (e.proximo_envio ? " Se intentará otra vez " + cuando(e.proximo_envio, true) + "." : "") + " Se sigue facturando con normalidad.");
+  }
+  if (e.envio !== "no" && e.esperando_desde && now - new Date(e.esperando_desde).getTime() > 3600 * 1000) {
+    aviso(r.sin_enviar + (r.sin_enviar === 1 ? " registro espera" : " registros esperan") + " desde " + cuando(e.esperando_desde)
+      + " (más de una hora): compruebe la conexión a internet.");
+  }
+  if (r.rechazados > 0) {
+    aviso(r.rechazados + (r.rechazados === 1 ? " registro rechazado" : " registros rechazados") + " por la AEAT: véalos abajo.", "bad");
+  }
+  if (e.certificado) {
+    const caduca = new Date(e.certificado.caduca);
+    const dias = Math.floor((caduca.getTime() - now) / 86400000);
+    if (caduca.getTime() <= now) aviso("El certificado caducó el " + fecha(caduca) + ": la AEAT no aceptará los envíos. Renuévelo.", "bad");
+    else if (dias < 30) aviso("El certificado caduca el " + fecha(caduca) + " (en " + (dias === 0 ? "menos de un día" : dias + (dias === 1 ? " día" : " días")) + "): renuévelo antes.");
+  }
+  if (avisos.length === 0 && e.envio !== "no" && r.sin_enviar === 0 && e.ultimo_envio) aviso("Todos los registros están enviados a la AEAT.", "ok");
+  $("vf-avisos").replaceChildren(...avisos);
+  $("vf-modo").textContent = ENVIO[e.envio] || e.envio;
+  const cifra = (label, value) => { const d = Staff.el("div", "cifra"); d.append(Staff.el("span", null, label), Staff.el("strong", null, value)); return d; };
+  $("vf-cifras").replaceChildren(cifra("Sin enviar", String(r.sin_enviar)), cifra("Aceptados", String(r.aceptados)),
+    cifra("Aceptados con errores", String(r.aceptados_con_errores)), cifra("Rechazados", String(r.rechazados)));
+  const datos = [];
+  const dato = (label, value) => datos.push(Staff.el("dt", null, label), Staff.el("dd", null, value));
+  if (e.url) dato("Servicio", e.url);
+  dato("Último envío", e.ultimo_envio ? cuando(e.ultimo_envio.fecha) + " · " + ({ Correcto: "correcto", ParcialmenteCorrecto: "parcialmente correcto",
+    Incorrecto: "incorrecto" }[e.ultimo_envio.estado] || e.ultimo_envio.estado) + " · " + e.ultimo_envio.registros
+    + (e.ultimo_envio.registros === 1 ? " registro" : " registros") + (e.ultimo_envio.csv ? " · CSV " + e.ultimo_envio.csv : "") : "Ninguno todavía");
+  if (e.esperando_desde) dato("Esperan desde", cuando(e.esperando_desde));
+  if (e.proximo_envio) dato("Próximo envío", cuando(e.proximo_envio, true));
+  if (e.ultimo_error) dato("Último error", cuando(e.ultimo_error.fecha) + ": " + e.ultimo_error.mensaje);
+  if (e.certificado) dato("Certificado", e.certificado.titular + (e.certificado.nif ? " (" + e.certificado.nif + ")" : "") + " · caduca el " + fecha(new Date(e.certificado.caduca)));
+  $("vf-datos").replaceChildren(...datos);
+  if (r.rechazados !== rechazadosVistos) { rechazadosVistos = r.rechazados; loadRechazados(); }
+}
+
+async function loadRechazados() {
+  let lista;
+  try { lista = (await Staff.api("GET", "/verifactu/registros?estado=rechazado&limite=5000")).registros; }
+  catch (e) { if (e.status !== 401) toast(e.error.message); return; }
+  const rows = lista.map(reg => {
+    const tr = Staff.el("tr");
+    const alta = reg.tipo === "alta";
+    tr.append(Staff.el("td", "numero", alta ? reg.NumSerieFactura : reg.NumSerieFacturaAnulada), Staff.el("td", null, alta ? "Alta" : "Anulación"),
+      Staff.el("td", null, cuando(reg.FechaHoraHusoGenRegistro)), Staff.el("td", "num", reg.envio.codigo == null ? "" : String(reg.envio.codigo)),
+      Staff.el("td", null, reg.envio.descripcion || ""));
+    return tr;
+  });
+  if (rows.length === 0) {
+    const tr = Staff.el("tr");
+    const td = Staff.el("td", "vacio", "Ninguno.");
+    td.colSpan = 5;
+    tr.append(td);
+    rows.push(tr);
+  }
+  $("vf-rechazados").replaceChildren(...rows);
 }
 
 // Tables: add and retire them, and each one's card with its QR code (the
@@ -503,6 +589,7 @@ $("ver-carta").addEventListener("click", () => showView("carta"));
 $("ver-facturas").addEventListener("click", () => showView("facturas"));
 $("ver-ventas").addEventListener("click", () => showView("ventas"));
 $("ver-mesas").addEventListener("click", () => showView("mesas"));
+$("ver-verifactu").addEventListener("click", () => showView("verifactu"));
 $("ventas-desde").addEventListener("change", loadVentas);
 $("ventas-hasta").addEventListener("change", loadVentas);
 $("facturas-dia").addEventListener("change", loadFacturas);

@@ -225,6 +225,23 @@ extension AppDatabase {
         }
     }
 
+    /// The records after `despues` whose sending state is `estado` (`sin_enviar`,
+    /// `aceptado`, `aceptado_con_errores`, `rechazado`), in chain order, at most `limite`.
+    public func registros(despues: Int64, limite: Int, estado: String) throws(StoreError) -> [RegistroFacturacion] {
+        try read { db in
+            let filter = estado == "sin_enviar" ? "e.posicion IS NULL" : "e.estado = ?"
+            let rows = try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT r.* FROM registro r LEFT JOIN registro_envio e ON e.posicion = r.posicion
+                WHERE r.posicion > ? AND \(filter) ORDER BY r.posicion LIMIT ?
+                """), arguments: estado == "sin_enviar" ? [despues, limite] : [despues, estado, limite])
+            let before = try db.cachedStatement(sql: "SELECT * FROM registro WHERE posicion = ?")
+            return try rows.map { row in
+                let posicion: Int64 = row["posicion"]
+                return Self.registro(row, previous: try Row.fetchOne(before, arguments: [posicion - 1]))
+            }
+        }
+    }
+
     /// The records after `despues` in chain order, at most `limite`, each with
     /// its invoice's VAT parts (for an `alta`; an `anulacion`'s are none): what
     /// a request to the AEAT carries.

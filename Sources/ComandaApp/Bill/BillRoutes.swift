@@ -86,14 +86,20 @@ struct BillRoutes: Feature {
             return try r.offLoop { .json(BillJSON.facturas(try bill.facturas(range))) }
         }
         router.add(.GET, "/verifactu/registros", .staff(.gerente), .op(
-            "The billing records in chain order after position `despues`, at most `limite`.",
+            "The billing records in chain order after position `despues`, at most `limite`; with `estado`, only those in that sending state.",
             id: "registros",
             tags: ["The bill"],
-            params: [.query("despues", "A position (default 0).", .integer(from: 0)), .query("limite", "1…5000 (default 500).", .integer(1, 5000))],
+            params: [.query("despues", "A position (default 0).", .integer(from: 0)), .query("limite", "1…5000 (default 500).", .integer(1, 5000)),
+                     .query("estado", "Only the records in this sending state (the manager's panel lists the rejected ones so).",
+                            .oneOf(["sin_enviar", "aceptado", "aceptado_con_errores", "rechazado"]))],
             responses: ["200": .ok(.ref("Registros")), "503": .readsBusy])) { r in
             let despues = try Self.query(r.http, "despues", default: 0, 0...Int.max)
             let limite = try Self.query(r.http, "limite", default: 500, 1...5000)
-            return try r.offLoop { .json(BillJSON.registros(try bill.registros(despues: Int64(despues), limite: limite))) }
+            let estado = r.http.queryValue("estado")
+            if let estado, !["sin_enviar", "aceptado", "aceptado_con_errores", "rechazado"].contains(estado) {
+                throw APIError.validation("estado", "must be sin_enviar, aceptado, aceptado_con_errores or rechazado")
+            }
+            return try r.offLoop { .json(BillJSON.registros(try bill.registros(despues: Int64(despues), limite: limite, estado: estado))) }
         }
         router.add(.GET, "/informes/caja", .staff(.gerente), .op(
             "The cash report over the restaurant's days `desde`…`hasta`: by method, VAT per rate, tips per waiter, voided lines and invoices.",

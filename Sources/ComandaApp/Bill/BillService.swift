@@ -76,8 +76,9 @@ final class BillService: Sendable {
         return try database.facturas(desde: start, hasta: end)
     }
 
-    func registros(despues: Int64, limite: Int) throws -> [(RegistroFacturacion, EnvioRegistro)] {
-        let list = try database.registros(despues: despues, limite: limite)
+    func registros(despues: Int64, limite: Int, estado: String? = nil) throws -> [(RegistroFacturacion, EnvioRegistro)] {
+        let list = try estado.map { e throws(StoreError) in try database.registros(despues: despues, limite: limite, estado: e) }
+            ?? database.registros(despues: despues, limite: limite)
         let envios = try database.envios(list.map(\.posicion))
         return list.map { ($0, envios[$0.posicion] ?? .sinEnviar) }
     }

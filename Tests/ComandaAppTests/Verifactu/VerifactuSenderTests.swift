@@ -258,6 +258,9 @@ final class AEATStandIn {
         let rejected = try #require(try r.registros().first { $0["NumSerieFactura"] as? String == bad }?["envio"] as? [String: Any])
         #expect(rejected["estado"] as? String == "rechazado" && rejected["codigo"] as? Int == 1100 && rejected["csv"] is NSNull)
         #expect((rejected["descripcion"] as? String)?.contains("NumSerieFactura") == true)
+        let onlyRejected = (try r.client.authed("GET", "/verifactu/registros?estado=rechazado", r.token).json as? [String: Any])?["registros"] as? [[String: Any]]
+        #expect(onlyRejected?.map { $0["NumSerieFactura"] as? String } == [bad])
+        #expect(try r.client.authed("GET", "/verifactu/registros?estado=perdido", r.token).errorField == "estado")
 
         try r.standIn.mode("perder")
         let lost = try r.pay().numero
