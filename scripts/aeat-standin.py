@@ -10,8 +10,8 @@ RegFactuSistemaFacturacion as the AEAT does (RespuestaSuministro.xsd):
   (EstadoRegistroDuplicado Correcta), what the AEAT says after a lost answer;
 - with --xsd, a request that is not valid against SuministroLR.xsd (xmllint)
   is a SOAP Fault of the client, as the AEAT's "Codigo[4102]";
-- TiempoEsperaEnvio is --espera; a request that comes before it has passed
-  since the last answer is logged as early.
+- TiempoEsperaEnvio is --espera; a request of fewer than 1,000 records that
+  comes before it has passed since the last answer is logged as early.
 
 What it answers is steered by the file DIR/modo (read at each request):
   ok | fault-servidor | fault-cliente | http503 | perder (keep the records,
@@ -244,6 +244,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             rejected = set(mode.split(":", 1)[1].split(",")) if mode.startswith("rechazar:") else set()
             body, summary = answer(state, ET.fromstring(raw), mode, rejected)
             entry.update(summary)
+            # With 1,000 waiting a request goes at once, whatever the wait.
+            entry["temprana"] = early and len(summary["registros"]) < 1000
             if mode == "perder":
                 entry["perdida"] = True
                 state.log(entry)

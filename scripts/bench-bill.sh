@@ -11,6 +11,10 @@
 # line-adding rate beside it). Prints invoices/s, p50/p99, the write
 # batches, lines/s, and checks afterwards that the numbers have no gap and
 # that `comanda verifactu verificar` finds the chain intact.
+# VERIFACTU=1: the records are sent meanwhile (envio pruebas) to the AEAT's
+# stand-in (scripts/aeat-standin.py on CPU 1, TiempoEsperaEnvio 1 s, TLS with
+# a client certificate); afterwards it waits until all are accepted and says
+# how many requests took them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${COMANDA_BIN:-.build/release/comanda}
@@ -20,12 +24,23 @@ WORK=$(mktemp -d)
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 export COMANDA_SYNCHRONOUS=${COMANDA_SYNCHRONOUS:-full} COMANDA_EMPRESA_NIF=B12345678 COMANDA_ZONA_HORARIA=Europe/Madrid
 printf 'contraseña-de-carga\n' > "$WORK/pw"
+STANDIN=""
+if [ "${VERIFACTU:-0}" = 1 ]; then
+  scripts/aeat-test-certs.sh "$WORK/certs"
+  mkdir -p "$WORK/aeat"
+  taskset -c 1 python3 scripts/aeat-standin.py --cert "$WORK/certs/server.pem" --key "$WORK/certs/server.key" --ca "$WORK/certs/ca.pem" \
+    --dir "$WORK/aeat" --espera 1 --xsd "" > "$WORK/standin.out" 2>"$WORK/standin.err" &
+  STANDIN=$!
+  for _ in $(seq 1 100); do grep -q PORT "$WORK/standin.out" 2>/dev/null && break; sleep 0.1; done
+  export COMANDA_VERIFACTU_ENVIO=pruebas COMANDA_VERIFACTU_CERTIFICADO="$WORK/certs/cliente.p12" COMANDA_VERIFACTU_CLAVE=clave-de-prueba \
+    COMANDA_VERIFACTU_CA="$WORK/certs/ca.pem" COMANDA_VERIFACTU_URL="https://127.0.0.1:$(awk '/PORT/{print $2}' "$WORK/standin.out")/soap"
+fi
 "$BIN" create-staff jefa --rol gerente --database "$WORK/bill.sqlite" --password-file "$WORK/pw" >/dev/null
 # wrk connects from loopback: trusted on purpose (no per-client limit), said here.
 COMANDA_TRUSTED_ADDRESSES=127.0.0.1 COMANDA_SCRYPT_LOG_N=12 taskset -c 0 "$BIN" serve --host 127.0.0.1 --port "$PORT" \
   --database "$WORK/bill.sqlite" --log-level notice >"$WORK/server.log" 2>&1 &
 PID=$!
-trap 'kill -TERM $PID 2>/dev/null; wait $PID 2>/dev/null; rm -rf "$WORK"' EXIT
+trap 'kill -TERM $PID 2>/dev/null; wait $PID 2>/dev/null; [ -z "$STANDIN" ] || kill $STANDIN 2>/dev/null; rm -rf "$WORK"' EXIT
 for _ in $(seq 1 100); do curl -sf -m 1 -o /dev/null "http://127.0.0.1:$PORT/health" && break; sleep 0.1; done
 python3 - "$PORT" "$WORK/setup.lua" "${CHECKS:-2048}" <<'PY'
 import http.client, json, sys
@@ -73,6 +88,7 @@ read -r T0 R0 < <(writes)
 echo "payments (one invoice and one billing record each):"
 taskset -c 1 wrk -t1 -c64 -d10s --latency -s "$WORK/pay.lua" "http://127.0.0.1:$PORT" | grep -E 'Requests/sec|50%|99%|Non-2xx|Socket|requests in'
 read -r T1 R1 < <(writes)
+[ -z "$STANDIN" ] || echo "stand-in CPU time so far: $(ps -o cputime= -p $STANDIN)"
 awk -v t=$((T1 - T0)) -v r=$((R1 - R0)) 'BEGIN { printf "writes: %d requests in %d transactions (%.1f per transaction)\n", r, t, t ? r / t : 0 }'
 echo "lines added to the same checks, same server, same run:"
 taskset -c 1 wrk -t1 -c64 -d10s --latency -s "$WORK/lines.lua" "http://127.0.0.1:$PORT" | grep -E 'Requests/sec|50%|99%|Non-2xx|Socket|requests in'
@@ -84,3 +100,27 @@ print(f"invoices: {n}, numbered {lo}…{hi}, records: {records}")
 sys.exit(0 if n == hi - lo + 1 == records else 1)
 PY
 "$BIN" verifactu verificar --database "$WORK/bill.sqlite"
+if [ -n "$STANDIN" ]; then
+  python3 - "$PORT" "$WORK/aeat/log.jsonl" <<'PY'
+import http.client, json, sys, time
+port, log = sys.argv[1], sys.argv[2]
+conn = http.client.HTTPConnection("127.0.0.1", int(port))
+def call(method, path, body=None, token=None):
+    headers = {"Content-Type": "application/json"}
+    if token: headers["Authorization"] = "Bearer " + token
+    conn.request(method, path, body=None if body is None else json.dumps(body).encode(), headers=headers)
+    return json.loads(conn.getresponse().read())
+token = call("POST", "/sesiones", {"login": "jefa", "password": "contraseña-de-carga"})["token"]
+start = time.time()
+while True:
+    e = call("GET", "/verifactu/estado", token=token)
+    if e["registros"]["sin_enviar"] == 0 or time.time() - start > 120: break
+    time.sleep(0.2)
+entries = [json.loads(l) for l in open(log)]
+sizes = [len(x.get("registros", [])) for x in entries]
+early = sum(1 for x in entries if x.get("temprana"))
+print(f"sent to the stand-in: {sum(sizes)} records in {len(entries)} requests (largest {max(sizes or [0])}), "
+      f"aceptados {e['registros']['aceptados']}, sin_enviar {e['registros']['sin_enviar']}, early requests {early}, "
+      f"all sent {time.time() - start:.1f} s after the load")
+PY
+fi

@@ -120,25 +120,35 @@ public struct LoteVerifactu: Sendable {
 }
 
 extension AppDatabase {
-    /// How many records wait for the AEAT's answer.
-    public func verifactuEsperando() throws(StoreError) -> Int {
+    /// How many records wait for the AEAT's answer, and the oldest of them:
+    /// read from `desde` on (every record before it has an answer), so that
+    /// what was answered long ago is not read again at each look.
+    public func verifactuEsperando(desde: Int64 = 1) throws(StoreError) -> (count: Int, oldest: Int64?) {
         try read { db in
-            try Int.fetchOne(db.cachedStatement(sql: """
-                SELECT count(*) FROM registro r WHERE NOT EXISTS (SELECT 1 FROM registro_envio e WHERE e.posicion = r.posicion)
-                """)) ?? 0
+            let oldest = try Int64.fetchOne(db.cachedStatement(sql: """
+                SELECT r.posicion FROM registro r
+                WHERE r.posicion >= ? AND NOT EXISTS (SELECT 1 FROM registro_envio e WHERE e.posicion = r.posicion)
+                ORDER BY r.posicion LIMIT 1
+                """), arguments: [desde])
+            guard let oldest else { return (0, nil) }
+            let count = try Int.fetchOne(db.cachedStatement(sql: """
+                SELECT count(*) FROM registro r
+                WHERE r.posicion >= ? AND NOT EXISTS (SELECT 1 FROM registro_envio e WHERE e.posicion = r.posicion)
+                """), arguments: [oldest]) ?? 0
+            return (count, oldest)
         }
     }
 
     /// The next request's records: the oldest waiting first, at most `limite`,
     /// ending where the incident changes (nil when none waits).
-    public func loteVerifactu(limite: Int) throws(StoreError) -> LoteVerifactu? {
+    public func loteVerifactu(limite: Int, desde: Int64 = 1) throws(StoreError) -> LoteVerifactu? {
         let waiting: [(Int64, Bool)] = try read { db in
             try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT r.posicion, i.posicion IS NOT NULL FROM registro r
                 LEFT JOIN registro_incidencia i ON i.posicion = r.posicion
-                WHERE NOT EXISTS (SELECT 1 FROM registro_envio e WHERE e.posicion = r.posicion)
+                WHERE r.posicion >= ? AND NOT EXISTS (SELECT 1 FROM registro_envio e WHERE e.posicion = r.posicion)
                 ORDER BY r.posicion LIMIT ?
-                """), arguments: [limite]).map { ($0[0], $0[1]) }
+                """), arguments: [desde, limite]).map { ($0[0], $0[1]) }
         }
         guard let first = waiting.first else { return nil }
         let incidencia = first.1
@@ -165,7 +175,7 @@ extension AppDatabase {
         try write { db in
             guard let value = try String.fetchOne(db.cachedStatement(sql: "SELECT valor FROM ajuste WHERE clave = 'verifactu_en_vuelo'")),
                   let hasta = Int64(value) else { return false }
-            try Self.marcarIncidencia(db, hasta: hasta)
+            try Self.marcarIncidencia(db, desde: 1, hasta: hasta)
             try db.execute(sql: "DELETE FROM ajuste WHERE clave = 'verifactu_en_vuelo'")
             return true
         }
@@ -173,9 +183,9 @@ extension AppDatabase {
 
     /// A request that failed (`mensaje` says how): its records, and every
     /// other waiting one, go with the incident; the failures in a row count one more.
-    public func verifactuFallo(mensaje: String, fecha: Int64) throws(StoreError) {
+    public func verifactuFallo(mensaje: String, fecha: Int64, desde: Int64 = 1) throws(StoreError) {
         try write { db in
-            try Self.marcarIncidencia(db, hasta: nil)
+            try Self.marcarIncidencia(db, desde: desde, hasta: nil)
             try db.cachedStatement(sql: """
                 UPDATE verifactu_envio SET error_fecha = ?, error_mensaje = ?, fallos = fallos + 1 WHERE id = 1
                 """).execute(arguments: [fecha, mensaje])
@@ -187,7 +197,7 @@ extension AppDatabase {
     /// `TiempoEsperaEnvio`, all in one transaction. After failures, the
     /// records made meanwhile and still waiting keep the incident.
     public func verifactuRespuesta(_ lineas: [RespuestaRegistro], estado: String, csv: String?, espera: Int, registros: Int,
-                                   fecha: Int64) throws(StoreError) {
+                                   fecha: Int64, desde: Int64 = 1) throws(StoreError) {
         try write { db in
             let fallos = try Int.fetchOne(db.cachedStatement(sql: "SELECT fallos FROM verifactu_envio WHERE id = 1")) ?? 0
             let insert = try db.cachedStatement(sql: """
@@ -196,7 +206,7 @@ extension AppDatabase {
             for l in lineas {
                 try insert.execute(arguments: [l.posicion, l.estado, l.codigo, l.descripcion, l.csv, fecha])
             }
-            if fallos > 0 { try Self.marcarIncidencia(db, hasta: nil) }
+            if fallos > 0 { try Self.marcarIncidencia(db, desde: desde, hasta: nil) }
             try db.cachedStatement(sql: """
                 UPDATE verifactu_envio SET ultimo_fecha = ?, ultimo_estado = ?, ultimo_registros = ?, ultimo_csv = ?,
                 espera_segundos = ?, fallos = 0 WHERE id = 1
@@ -206,16 +216,16 @@ extension AppDatabase {
     }
 
     /// After a failed try, before the next: the records made since wait with the incident too.
-    public func verifactuIncidenciaEsperando() throws(StoreError) {
-        try write { db in try Self.marcarIncidencia(db, hasta: nil) }
+    public func verifactuIncidenciaEsperando(desde: Int64 = 1) throws(StoreError) {
+        try write { db in try Self.marcarIncidencia(db, desde: desde, hasta: nil) }
     }
 
-    /// Every waiting record (up to `hasta`) gets the incident.
-    private static func marcarIncidencia(_ db: Database, hasta: Int64?) throws {
+    /// Every waiting record from `desde` (every one before has an answer) up to `hasta` gets the incident.
+    private static func marcarIncidencia(_ db: Database, desde: Int64, hasta: Int64?) throws {
         try db.cachedStatement(sql: """
             INSERT OR IGNORE INTO registro_incidencia (posicion)
             SELECT r.posicion FROM registro r
-            WHERE r.posicion <= ? AND NOT EXISTS (SELECT 1 FROM registro_envio e WHERE e.posicion = r.posicion)
-            """).execute(arguments: [hasta ?? Int64.max])
+            WHERE r.posicion >= ? AND r.posicion <= ? AND NOT EXISTS (SELECT 1 FROM registro_envio e WHERE e.posicion = r.posicion)
+            """).execute(arguments: [desde, hasta ?? Int64.max])
     }
 }

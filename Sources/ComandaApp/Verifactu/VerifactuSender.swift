@@ -30,8 +30,8 @@ final class VerifactuSender: BackgroundService, @unchecked Sendable {
     private var stopping = false
     /// The thread is in the store (stop waits for it to come out).
     private var inStore = false
-    /// A record committed since the thread last looked.
-    private var woken = false
+    /// Records committed since the thread last counted (an invoice or a void each).
+    private var nuevos = 0
 
     init(database: AppDatabase, conexion: AEATConexion, empresa: Empresa, productor: (nombre: String, nif: String), metrics: AppMetrics,
          logger: Logger, reloj: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
@@ -49,7 +49,9 @@ final class VerifactuSender: BackgroundService, @unchecked Sendable {
         defer { lock.unlock() }
         guard !started, !stopping else { return }
         started = true
-        if !Threads.start(.batch, { [self] in run() }) {
+        // At `.low`: on a busy core it takes about a tenth, in short slices,
+        // so building and reading 1,000 records' XML never holds up a payment.
+        if !Threads.start(.low, { [self] in run() }) {
             logger.error("could not start \(serviceName): the billing records are not being sent")
         }
     }
@@ -62,10 +64,11 @@ final class VerifactuSender: BackgroundService, @unchecked Sendable {
         lock.unlock()
     }
 
-    /// A record was committed (an invoice, a void): look again.
+    /// A record was committed (an invoice, a void): count it, and wake the
+    /// thread if it sleeps with none waiting or this may make 1,000.
     func wake() {
         lock.lock()
-        woken = true
+        nuevos += 1
         lock.signal()
         lock.unlock()
     }
@@ -88,13 +91,30 @@ final class VerifactuSender: BackgroundService, @unchecked Sendable {
         }
     }
 
-    /// Sleeps `seconds` at most, or until woken or stopping; false when stopping.
-    private func pause(_ seconds: Double) -> Bool {
+    /// Sleeps until `deadline` (Unix seconds; nil: until a record comes) or
+    /// until the records committed meanwhile, with `known` waiting, make
+    /// `Self.lote`; the records committed meanwhile, or nil when stopping.
+    private func sleep(until deadline: Double?, known: Int) -> Int? {
         lock.lock()
         defer { lock.unlock() }
-        if !woken && !stopping && seconds > 0 { lock.wait(seconds: seconds) }
-        woken = false
-        return !stopping
+        while !stopping {
+            if deadline == nil, nuevos > 0 { break }
+            if known + nuevos >= Self.lote { break }
+            guard let deadline else { lock.wait(seconds: 3600); continue }
+            let left = deadline - reloj()
+            if left <= 0 { break }
+            lock.wait(seconds: left)
+        }
+        defer { nuevos = 0 }
+        return stopping ? nil : nuevos
+    }
+
+    /// The records committed since the last count (nil when stopping).
+    private func taken() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        defer { nuevos = 0 }
+        return stopping ? nil : nuevos
     }
 
     private func run() {
@@ -113,10 +133,18 @@ final class VerifactuSender: BackgroundService, @unchecked Sendable {
         var espera = Double(inicial.esperaSegundos)
         var fallos = inicial.fallos
         var ultimoFallo = inicial.errorFecha.map { Double($0) + 1 }
+        // Every record before `desde` has its answer: each count reads from there.
+        var desde: Int64 = 1
         while true {
-            guard let esperando = store("count the records waiting", { () throws(StoreError) in try database.verifactuEsperando() }) else { return }
+            // Counted in the store once per request (and when the records
+            // committed meanwhile may make 1,000), not at every payment.
+            guard taken() != nil,
+                  let (esperando, oldest) = store("count the records waiting", { () throws(StoreError) in
+                      try database.verifactuEsperando(desde: desde)
+                  }) else { return }
+            desde = oldest ?? desde
             guard esperando > 0 else {
-                if pause(300) { continue } else { return }
+                if sleep(until: nil, known: 0) != nil { continue } else { return }
             }
             let now = reloj()
             let due: Double
@@ -128,15 +156,16 @@ final class VerifactuSender: BackgroundService, @unchecked Sendable {
                 due = (ultimaRespuesta ?? now) + espera
             }
             if due > now {
-                if pause(due - now) { continue } else { return }
+                // After a failure nothing goes before the backoff, not even 1,000 waiting.
+                if sleep(until: due, known: fallos > 0 ? Int.min / 2 : esperando) != nil { continue } else { return }
             }
             if fallos > 0 {
                 guard store("mark the records waiting with the incident", { () throws(StoreError) in
-                    try database.verifactuIncidenciaEsperando()
+                    try database.verifactuIncidenciaEsperando(desde: desde)
                 }) != nil else { return }
             }
             guard let loteOpcional = store("read the records to send", { () throws(StoreError) in
-                try database.loteVerifactu(limite: Self.lote)
+                try database.loteVerifactu(limite: Self.lote, desde: desde)
             }) else { return }
             guard let lote = loteOpcional, let last = lote.registros.last?.registro.posicion else { continue }
             let envio = VerifactuXML.Envio(empresa: empresa, sistema: sistema, incidencia: lote.incidencia, registros: lote.registros)
@@ -148,7 +177,7 @@ final class VerifactuSender: BackgroundService, @unchecked Sendable {
             case .respuesta(let respuesta, let lineas):
                 guard store("keep the AEAT's answer", { () throws(StoreError) in
                     try database.verifactuRespuesta(lineas, estado: respuesta.estadoEnvio, csv: respuesta.csv, espera: respuesta.tiempoEsperaEnvio,
-                                                    registros: lote.registros.count, fecha: Int64(answeredAt))
+                                                    registros: lote.registros.count, fecha: Int64(answeredAt), desde: desde)
                 }) != nil else { return }
                 ultimaRespuesta = answeredAt
                 espera = Double(respuesta.tiempoEsperaEnvio)
@@ -163,7 +192,7 @@ final class VerifactuSender: BackgroundService, @unchecked Sendable {
                 }
             case .fallo(let mensaje):
                 guard store("keep the failure", { () throws(StoreError) in
-                    try database.verifactuFallo(mensaje: mensaje, fecha: Int64(answeredAt))
+                    try database.verifactuFallo(mensaje: mensaje, fecha: Int64(answeredAt), desde: desde)
                 }) != nil else { return }
                 fallos += 1
                 ultimoFallo = answeredAt
