@@ -43,6 +43,13 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]
         ),
+        // libxml2 from the system (Debian: libxml2-dev; Foundation's XML is
+        // built on it): its streaming writer writes the requests to the AEAT.
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
         // QR codes as PNG: libqrencode's modules, zlib's deflate.
         .target(name: "ComandaQR", dependencies: ["CQRencode", "CZlib"]),
         // accept4 and sched_getaffinity, which need _GNU_SOURCE.
@@ -91,7 +98,7 @@ let package = Package(
             name: "ComandaApp",
             dependencies: [
                 "ComandaHTTP", "ComandaCore", "ComandaStore", "ComandaResources", "ComandaRuntime", "ComandaQR",
-                "CCurl", "COpenSSL",
+                "CCurl", "COpenSSL", "CLibXML2",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -19,7 +19,7 @@ What it answers is steered by the file DIR/modo (read at each request):
   rechazar:NUMSERIE[,NUMSERIE…] (Incorrecto 1100 for those) | lento:SECONDS
 Every request is logged as a JSON line in DIR/log.jsonl (when, how many
 records, incident, what it answered, early or not) and its body kept as
-DIR/NNNN.xml; the accepted records are kept in DIR/aceptados.json, so a
+DIR/NNNN.xml; the accepted records are kept in DIR/aceptados.jsonl, so a
 restarted stand-in still knows them. It prints "PORT n" once listening.
 
   aeat-standin.py --cert server.pem --key server.key --ca ca.pem --dir DIR [--port 0] [--espera 1] [--xsd FOLDER]
@@ -69,8 +69,9 @@ class State:
         self.lock = threading.Lock()
         self.last_answer = None
         self.count = 0
-        path = os.path.join(folder, "aceptados.json")
-        self.accepted = set(map(tuple, json.load(open(path)))) if os.path.exists(path) else set()
+        path = os.path.join(folder, "aceptados.jsonl")
+        self.accepted = set(tuple(json.loads(l)) for l in open(path)) if os.path.exists(path) else set()
+        self.new = []
         # The last Huella accepted, to check the chain across requests.
         self.last_huella = None
 
@@ -81,10 +82,10 @@ class State:
             return "ok"
 
     def save(self):
-        path = os.path.join(self.folder, "aceptados.json")
-        with open(path + ".tmp", "w") as f:
-            json.dump(sorted(self.accepted), f)
-        os.replace(path + ".tmp", path)
+        """Appends the records accepted since the last save (one JSON line each)."""
+        with open(os.path.join(self.folder, "aceptados.jsonl"), "a") as f:
+            f.writelines(json.dumps(key) + "\n" for key in self.new)
+        self.new = []
 
     def log(self, entry):
         with open(os.path.join(self.folder, "log.jsonl"), "a") as f:
@@ -141,6 +142,7 @@ def answer(state, body, mode, rejected):
         else:
             estado = "Correcto"
             state.accepted.add(key)
+            state.new.append(key)
         if estado != "Incorrecto" or duplicate:
             state.last_huella = text(record, "Huella")
         states.append(estado)

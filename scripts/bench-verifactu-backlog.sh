@@ -60,7 +60,7 @@ echo "records made with sending off: $(count)"
 
 scripts/aeat-test-certs.sh "$WORK/certs"
 mkdir -p "$WORK/aeat"
-taskset -c 1 python3 scripts/aeat-standin.py --cert "$WORK/certs/server.pem" --key "$WORK/certs/server.key" --ca "$WORK/certs/ca.pem" \
+taskset -c 1 nice -n 19 python3 scripts/aeat-standin.py --cert "$WORK/certs/server.pem" --key "$WORK/certs/server.key" --ca "$WORK/certs/ca.pem" \
   --dir "$WORK/aeat" --espera 1 --xsd "" > "$WORK/standin.out" 2>"$WORK/standin.err" &
 STANDIN=$!
 for _ in $(seq 1 100); do grep -q PORT "$WORK/standin.out" 2>/dev/null && break; sleep 0.1; done

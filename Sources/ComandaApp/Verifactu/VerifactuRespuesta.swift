@@ -69,7 +69,8 @@ enum RespuestaAEAT: Sendable, Equatable {
         return .respuesta(Respuesta(csv: reader.csv, tiempoEsperaEnvio: wait, estadoEnvio: estado, lineas: reader.lineas))
     }
 
-    /// Collects the answer's elements by their path of local names.
+    /// Collects the answer's elements by their path of local names (a
+    /// thousand lines per answer: nothing allocated per element that need not be).
     private final class Reader: NSObject, XMLParserDelegate {
         var path: [String] = []
         var text = ""
@@ -77,50 +78,66 @@ enum RespuestaAEAT: Sendable, Equatable {
         var csv: String?, wait: String?, estadoEnvio: String?
         var faultCode: String?, faultString: String?
         var lineas: [Linea] = []
+        /// The depth of the `RespuestaLinea` being read (nil: none).
+        var lineDepth: Int?
+        var line = Linea()
 
         func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
                     attributes: [String: String] = [:]) {
             if path.isEmpty && name == "Envelope" { sawEnvelope = true }
+            if name == "RespuestaRegFactuSistemaFacturacion" && path.last == "Body" { sawAnswer = true }
+            if name == "RespuestaLinea" && sawAnswer && lineDepth == nil {
+                lineDepth = path.count
+                line = Linea()
+            }
             path.append(name)
             text = ""
-            if name == "RespuestaRegFactuSistemaFacturacion" && path.dropLast().last == "Body" { sawAnswer = true }
-            if name == "RespuestaLinea" && sawAnswer { lineas.append(Linea()) }
         }
 
         func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
 
+        /// The text with surrounding whitespace removed (trimmed only when there is some).
+        private var value: String {
+            guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last else { return "" }
+            let space = CharacterSet.whitespacesAndNewlines
+            return space.contains(first) || space.contains(last) ? text.trimmingCharacters(in: space) : text
+        }
+
         func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-            let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            let inAnswer = path.count >= 4 && path[path.count - 2] == "RespuestaRegFactuSistemaFacturacion"
-            if inAnswer {
+            let depth = path.count - 1
+            if let at = lineDepth {
+                if depth == at {
+                    lineas.append(line)
+                    lineDepth = nil
+                } else if depth == at + 1 {
+                    switch name {
+                    case "EstadoRegistro": line.estadoRegistro = value
+                    case "CodigoErrorRegistro":
+                        line.codigo = Int(value)
+                        if line.codigo == nil { badNumber = true }
+                    case "DescripcionErrorRegistro": line.descripcion = value
+                    default: break
+                    }
+                } else if depth == at + 2 {
+                    switch (path[at + 1], name) {
+                    case ("IDFactura", "IDEmisorFactura"): line.idEmisor = value
+                    case ("IDFactura", "NumSerieFactura"): line.numSerie = value
+                    case ("IDFactura", "FechaExpedicionFactura"): line.fecha = value
+                    case ("Operacion", "TipoOperacion"): line.tipoOperacion = value
+                    case ("RegistroDuplicado", "EstadoRegistroDuplicado"): line.duplicado = value
+                    default: break
+                    }
+                }
+            } else if depth >= 3 && path[depth - 1] == "RespuestaRegFactuSistemaFacturacion" {
                 switch name {
                 case "CSV": csv = value
                 case "TiempoEsperaEnvio": wait = value
                 case "EstadoEnvio": estadoEnvio = value
                 default: break
                 }
-            }
-            if path.count >= 2 && path[path.count - 2] == "Fault" {
+            } else if depth >= 1 && path[depth - 1] == "Fault" {
                 if name == "faultcode" { faultCode = value }
                 if name == "faultstring" { faultString = value }
-            }
-            if let at = path.lastIndex(of: "RespuestaLinea"), !lineas.isEmpty, at < path.count - 1 {
-                let inside = Array(path[(at + 1)...])
-                var l = lineas[lineas.count - 1]
-                switch inside {
-                case ["IDFactura", "IDEmisorFactura"]: l.idEmisor = value
-                case ["IDFactura", "NumSerieFactura"]: l.numSerie = value
-                case ["IDFactura", "FechaExpedicionFactura"]: l.fecha = value
-                case ["Operacion", "TipoOperacion"]: l.tipoOperacion = value
-                case ["EstadoRegistro"]: l.estadoRegistro = value
-                case ["CodigoErrorRegistro"]:
-                    l.codigo = Int(value)
-                    if l.codigo == nil { badNumber = true }
-                case ["DescripcionErrorRegistro"]: l.descripcion = value
-                case ["RegistroDuplicado", "EstadoRegistroDuplicado"]: l.duplicado = value
-                default: break
-                }
-                lineas[lineas.count - 1] = l
             }
             path.removeLast()
             text = ""
