@@ -1,8 +1,10 @@
 import ComandaCore
 import ComandaRuntime
 import ComandaStore
+import Dispatch
 import Foundation
 import Logging
+import Synchronization
 
 /// Sends the billing records to the AEAT: one background service, one
 /// thread, one request in flight. The queue is the records themselves
@@ -30,8 +32,18 @@ final class VerifactuSender: BackgroundService, @unchecked Sendable {
     private var stopping = false
     /// The thread is in the store (stop waits for it to come out).
     private var inStore = false
+    // Between the writer's thread (a record committed) and the sender's, with
+    // no lock: the sender runs at idle priority, and a lock it held when the
+    // kernel put it aside would hold up the writer, and every payment.
     /// Records committed since the thread last counted (an invoice or a void each).
-    private var nuevos = 0
+    private let nuevos = Atomic<Int>(0)
+    /// How many new records wake the sleeping thread (`Int.max`: none; it
+    /// wakes at its time): a payment signals only when it matters, not
+    /// thousands of times a second.
+    private let umbral = Atomic<Int>(Int.max)
+    private let stopped = Atomic<Bool>(false)
+    /// Where the thread sleeps.
+    private let timbre = DispatchSemaphore(value: 0)
 
     init(database: AppDatabase, conexion: AEATConexion, empresa: Empresa, productor: (nombre: String, nif: String), metrics: AppMetrics,
          logger: Logger, reloj: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
@@ -49,9 +61,11 @@ final class VerifactuSender: BackgroundService, @unchecked Sendable {
         defer { lock.unlock() }
         guard !started, !stopping else { return }
         started = true
-        // At `.low`: on a busy core it takes about a tenth, in short slices,
-        // so building and reading 1,000 records' XML never holds up a payment.
-        if !Threads.start(.low, { [self] in run() }) {
+        // At idle priority (`SCHED_IDLE`): it runs only when no payment, no
+        // request and no write wants the core, so the sender never holds one
+        // up (a restaurant's core is idle most of the time; under a
+        // benchmark's flood it catches up when the flood ends).
+        if !Threads.start(.background, { [self] in run() }) {
             logger.error("could not start \(serviceName): the billing records are not being sent")
         }
     }
@@ -59,6 +73,8 @@ final class VerifactuSender: BackgroundService, @unchecked Sendable {
     func stop() {
         lock.lock()
         stopping = true
+        stopped.store(true, ordering: .sequentiallyConsistent)
+        timbre.signal()
         lock.broadcast()
         while inStore { lock.wait() }
         lock.unlock()
@@ -67,10 +83,8 @@ final class VerifactuSender: BackgroundService, @unchecked Sendable {
     /// A record was committed (an invoice, a void): count it, and wake the
     /// thread if it sleeps with none waiting or this may make 1,000.
     func wake() {
-        lock.lock()
-        nuevos += 1
-        lock.signal()
-        lock.unlock()
+        let count = nuevos.add(1, ordering: .sequentiallyConsistent).newValue
+        if count == umbral.load(ordering: .sequentiallyConsistent) { timbre.signal() }
     }
 
     /// Runs `body` on the store unless stopping (nil then, or when the store failed: logged).
@@ -95,26 +109,23 @@ final class VerifactuSender: BackgroundService, @unchecked Sendable {
     /// until the records committed meanwhile, with `known` waiting, make
     /// `Self.lote`; the records committed meanwhile, or nil when stopping.
     private func sleep(until deadline: Double?, known: Int) -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        while !stopping {
-            if deadline == nil, nuevos > 0 { break }
-            if known + nuevos >= Self.lote { break }
-            guard let deadline else { lock.wait(seconds: 3600); continue }
-            let left = deadline - reloj()
+        umbral.store(deadline == nil ? 1 : known < 0 ? Int.max : max(1, Self.lote - known), ordering: .sequentiallyConsistent)
+        defer { umbral.store(Int.max, ordering: .sequentiallyConsistent) }
+        while !stopped.load(ordering: .sequentiallyConsistent) {
+            let count = nuevos.load(ordering: .sequentiallyConsistent)
+            if deadline == nil, count > 0 { break }
+            if known + count >= Self.lote { break }
+            let left = deadline.map { $0 - reloj() } ?? 3600
             if left <= 0 { break }
-            lock.wait(seconds: left)
+            _ = timbre.wait(timeout: .now() + left)
         }
-        defer { nuevos = 0 }
-        return stopping ? nil : nuevos
+        return taken()
     }
 
     /// The records committed since the last count (nil when stopping).
     private func taken() -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        defer { nuevos = 0 }
-        return stopping ? nil : nuevos
+        let count = nuevos.exchange(0, ordering: .sequentiallyConsistent)
+        return stopped.load(ordering: .sequentiallyConsistent) ? nil : count
     }
 
     private func run() {
