@@ -1,7 +1,7 @@
 # Build stage: the Swift 6.3 toolchain with the C libraries comanda links.
 FROM swift:6.3-bookworm AS build
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libsqlite3-dev zlib1g-dev libqrencode-dev libcurl4-openssl-dev libssl-dev \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libsqlite3-dev zlib1g-dev libqrencode-dev libcurl4-openssl-dev libssl-dev libxml2-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # Resolve dependencies first so that source changes do not refetch them.
@@ -23,7 +23,7 @@ RUN swift build -c release --static-swift-stdlib --product comanda \
 # runtime is linked into the binary by --static-swift-stdlib).
 FROM debian:bookworm-slim
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libsqlite3-0 zlib1g libqrencode4 libcurl4 libssl3 curl ca-certificates tzdata \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libsqlite3-0 zlib1g libqrencode4 libcurl4 libssl3 libxml2 curl ca-certificates tzdata \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --create-home --home-dir /app --uid 10001 comanda
 WORKDIR /app
