@@ -17,6 +17,7 @@
 # how many requests took them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/aeat-standin-bench.sh
 BIN=${COMANDA_BIN:-.build/release/comanda}
 [ -n "${COMANDA_BIN:-}" ] || swift build -c release --product comanda >&2
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
@@ -26,14 +27,7 @@ export COMANDA_SYNCHRONOUS=${COMANDA_SYNCHRONOUS:-full} COMANDA_EMPRESA_NIF=B123
 printf 'contraseña-de-carga\n' > "$WORK/pw"
 STANDIN=""
 if [ "${VERIFACTU:-0}" = 1 ]; then
-  scripts/aeat-test-certs.sh "$WORK/certs"
-  mkdir -p "$WORK/aeat"
-  taskset -c 1 nice -n 19 python3 scripts/aeat-standin.py --cert "$WORK/certs/server.pem" --key "$WORK/certs/server.key" --ca "$WORK/certs/ca.pem" \
-    --dir "$WORK/aeat" --espera 1 --xsd "" > "$WORK/standin.out" 2>"$WORK/standin.err" &
-  STANDIN=$!
-  for _ in $(seq 1 100); do grep -q PORT "$WORK/standin.out" 2>/dev/null && break; sleep 0.1; done
-  export COMANDA_VERIFACTU_ENVIO=pruebas COMANDA_VERIFACTU_CERTIFICADO="$WORK/certs/cliente.p12" COMANDA_VERIFACTU_CLAVE=clave-de-prueba \
-    COMANDA_VERIFACTU_CA="$WORK/certs/ca.pem" COMANDA_VERIFACTU_URL="https://127.0.0.1:$(awk '/PORT/{print $2}' "$WORK/standin.out")/soap"
+  aeat_standin "$WORK"
 fi
 "$BIN" create-staff jefa --rol gerente --database "$WORK/bill.sqlite" --password-file "$WORK/pw" >/dev/null
 # wrk connects from loopback: trusted on purpose (no per-client limit), said here.
@@ -45,14 +39,12 @@ for _ in $(seq 1 100); do curl -sf -m 1 -o /dev/null "http://127.0.0.1:$PORT/hea
 python3 - "$PORT" "$WORK/setup.lua" "${CHECKS:-2048}" <<'PY'
 import http.client, json, sys
 port, out, checks = sys.argv[1], sys.argv[2], int(sys.argv[3])
-conn = http.client.HTTPConnection("127.0.0.1", int(port))
+sys.path.insert(0, "scripts")
+from benchapi import Api
+api = Api(port)
+token = api.token
 def call(method, path, body=None, token=None):
-    headers = {"Content-Type": "application/json"}
-    if token: headers["Authorization"] = "Bearer " + token
-    conn.request(method, path, body=None if body is None else json.dumps(body).encode(), headers=headers)
-    r = conn.getresponse()
-    return json.loads(r.read())
-token = call("POST", "/sesiones", {"login": "jefa", "password": "contraseña-de-carga"})["token"]
+    return api.call(method, path, body)
 plato = [p["id"] for p in call("GET", "/platos") if p["nombre"] == "Chuletón de ternera"][0]
 cuentas = []
 for i in range(1, checks + 1):
@@ -104,13 +96,12 @@ if [ -n "$STANDIN" ]; then
   python3 - "$PORT" "$WORK/aeat/log.jsonl" <<'PY'
 import http.client, json, sys, time
 port, log = sys.argv[1], sys.argv[2]
-conn = http.client.HTTPConnection("127.0.0.1", int(port))
+sys.path.insert(0, "scripts")
+from benchapi import Api
+api = Api(port)
+token = api.token
 def call(method, path, body=None, token=None):
-    headers = {"Content-Type": "application/json"}
-    if token: headers["Authorization"] = "Bearer " + token
-    conn.request(method, path, body=None if body is None else json.dumps(body).encode(), headers=headers)
-    return json.loads(conn.getresponse().read())
-token = call("POST", "/sesiones", {"login": "jefa", "password": "contraseña-de-carga"})["token"]
+    return api.call(method, path, body)
 start = time.time()
 while True:
     e = call("GET", "/verifactu/estado", token=token)

@@ -8,6 +8,7 @@
 # and at its peak while draining.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/aeat-standin-bench.sh
 RECORDS=${1:-100000}
 BIN=${COMANDA_BIN:-.build/release/comanda}
 [ -n "${COMANDA_BIN:-}" ] || swift build -c release --product comanda >&2
@@ -28,13 +29,12 @@ COMANDA_SYNCHRONOUS=normal serve
 python3 - "$PORT" "$WORK/pay.lua" <<'PY'
 import http.client, json, sys
 port, out = sys.argv[1], sys.argv[2]
-conn = http.client.HTTPConnection("127.0.0.1", int(port))
+sys.path.insert(0, "scripts")
+from benchapi import Api
+api = Api(port)
+token = api.token
 def call(method, path, body=None, token=None):
-    headers = {"Content-Type": "application/json"}
-    if token: headers["Authorization"] = "Bearer " + token
-    conn.request(method, path, body=None if body is None else json.dumps(body).encode(), headers=headers)
-    return json.loads(conn.getresponse().read())
-token = call("POST", "/sesiones", {"login": "jefa", "password": "contraseña-de-carga"})["token"]
+    return api.call(method, path, body)
 plato = [p["id"] for p in call("GET", "/platos") if p["nombre"] == "Chuletón de ternera"][0]
 cuentas = []
 for i in range(1, 257):
@@ -58,14 +58,7 @@ while [ "$(count)" -lt "$RECORDS" ]; do taskset -c 1 wrk -t1 -c64 -d5s -s "$WORK
 kill -TERM $PID; wait $PID || true; PID=""
 echo "records made with sending off: $(count)"
 
-scripts/aeat-test-certs.sh "$WORK/certs"
-mkdir -p "$WORK/aeat"
-taskset -c 1 nice -n 19 python3 scripts/aeat-standin.py --cert "$WORK/certs/server.pem" --key "$WORK/certs/server.key" --ca "$WORK/certs/ca.pem" \
-  --dir "$WORK/aeat" --espera 1 --xsd "" > "$WORK/standin.out" 2>"$WORK/standin.err" &
-STANDIN=$!
-for _ in $(seq 1 100); do grep -q PORT "$WORK/standin.out" 2>/dev/null && break; sleep 0.1; done
-export COMANDA_VERIFACTU_ENVIO=pruebas COMANDA_VERIFACTU_CERTIFICADO="$WORK/certs/cliente.p12" COMANDA_VERIFACTU_CLAVE=clave-de-prueba \
-  COMANDA_VERIFACTU_CA="$WORK/certs/ca.pem" COMANDA_VERIFACTU_URL="https://127.0.0.1:$(awk '/PORT/{print $2}' "$WORK/standin.out")/soap"
+aeat_standin "$WORK"
 START=$(date +%s.%N)
 serve
 python3 - "$PID" "$PORT" "$WORK/aeat/log.jsonl" "$START" <<'PY'
@@ -74,14 +67,12 @@ pid, port, log, start = sys.argv[1], int(sys.argv[2]), sys.argv[3], float(sys.ar
 def rss():
     for line in open(f"/proc/{pid}/status"):
         if line.startswith("VmRSS:"): return int(line.split()[1]) / 1024
-conn = http.client.HTTPConnection("127.0.0.1", port)
-def call(method, path, body=None, token=None):
-    headers = {"Content-Type": "application/json"}
-    if token: headers["Authorization"] = "Bearer " + token
-    conn.request(method, path, body=None if body is None else json.dumps(body).encode(), headers=headers)
-    return json.loads(conn.getresponse().read())
 first = rss()
-token = call("POST", "/sesiones", {"login": "jefa", "password": "contraseña-de-carga"})["token"]
+sys.path.insert(0, "scripts")
+from benchapi import Api
+api = Api(port)
+def call(method, path, body=None, token=None):
+    return api.call(method, path, body)
 peak, samples, last_check = first, 0, 0
 while True:
     now = time.time()
