@@ -104,7 +104,7 @@ def call(method, path, body=None, token=None):
     return api.call(method, path, body)
 start = time.time()
 while True:
-    e = call("GET", "/verifactu/estado", token=token)
+    e = call("GET", "/verifactu/estado")
     if e["registros"]["sin_enviar"] == 0 or time.time() - start > 120: break
     time.sleep(0.2)
 entries = [json.loads(l) for l in open(log)]

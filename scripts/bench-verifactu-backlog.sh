@@ -79,7 +79,7 @@ while True:
     peak = max(peak, rss()); samples += 1
     if now - last_check > 0.5:
         last_check = now
-        e = call("GET", "/verifactu/estado", token=token)
+        e = call("GET", "/verifactu/estado")
         if e["registros"]["sin_enviar"] == 0 or now - start > 900: break
     time.sleep(0.1)
 took = time.time() - start
