@@ -7,7 +7,7 @@
 # The subject is the company's, as the FNMT's: O, serialNumber IDCES-…/organizationIdentifier VATES-….
 #   aeat-test-certs.sh DIR [NIF] [NAME]
 set -euo pipefail
-DIR=$1; NIF=${2:-B12345678}; NAME=${3:-Casa Pepe S.L.}
+DIR=$1; NIF=${2:-B12345674}; NAME=${3:-Casa Pepe S.L.}
 mkdir -p "$DIR"; cd "$DIR"
 q() { openssl "$@" >/dev/null 2>&1 || { echo "aeat-test-certs: openssl $1 failed" >&2; openssl "$@"; exit 1; }; }
 q req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -days 3650 -subj "/C=ES/O=Autoridad de pruebas/CN=Autoridad de pruebas comanda"

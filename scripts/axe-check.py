@@ -34,7 +34,7 @@ def audit(driver, name, problems):
             problems.append(f"{name}: {v['id']} ({v['impact']}): {v['help']} — {targets}")
 
 
-with Server(BIN, "jefa", "gerente", PASSWORD, COMANDA_EMPRESA_NIF="B12345678") as server:
+with Server(BIN, "jefa", "gerente", PASSWORD, COMANDA_EMPRESA_NIF="B12345674") as server:
     for login, rol in [("luis", "camarero"), ("ana", "cocina"), ("sara", "anfitrion")]:
         server.create_staff(login, rol, PASSWORD)
     token = server.token

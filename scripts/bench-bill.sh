@@ -23,7 +23,7 @@ BIN=${COMANDA_BIN:-.build/release/comanda}
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
 WORK=$(mktemp -d)
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-export COMANDA_SYNCHRONOUS=${COMANDA_SYNCHRONOUS:-full} COMANDA_EMPRESA_NIF=B12345678 COMANDA_ZONA_HORARIA=Europe/Madrid
+export COMANDA_SYNCHRONOUS=${COMANDA_SYNCHRONOUS:-full} COMANDA_EMPRESA_NIF=B12345674 COMANDA_ZONA_HORARIA=Europe/Madrid
 printf 'contraseña-de-carga\n' > "$WORK/pw"
 STANDIN=""
 if [ "${VERIFACTU:-0}" = 1 ]; then

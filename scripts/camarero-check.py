@@ -54,7 +54,7 @@ def clicked(driver, css):
         return False
 
 
-with Server(BIN, "jefa", "gerente", PASSWORD, COMANDA_EMPRESA_NIF="B12345678", COMANDA_EMPRESA_RAZON_SOCIAL="Casa Pepe S.L.",
+with Server(BIN, "jefa", "gerente", PASSWORD, COMANDA_EMPRESA_NIF="B12345674", COMANDA_EMPRESA_RAZON_SOCIAL="Casa Pepe S.L.",
             COMANDA_EMPRESA_DIRECCION="Calle Mayor 1, 28013 Madrid", COMANDA_ZONA_HORARIA="Europe/Madrid") as server:
     for login, rol in [("luis", "camarero"), ("ana", "cocina")]:
         server.create_staff(login, rol, PASSWORD)

@@ -40,7 +40,7 @@ def png(width, height):
 
 
 def main():
-    with Server(BIN, "gerente1", "gerente", "carta-1234", COMANDA_EMPRESA_NIF="B12345678") as server:
+    with Server(BIN, "gerente1", "gerente", "carta-1234", COMANDA_EMPRESA_NIF="B12345674") as server:
         check(server)
 
 

@@ -30,7 +30,7 @@ KEY=schemathesis-host-key-0001
 # Event streams live 0.3 s here (an hour by default): a client that reads to
 # the end, as schemathesis does, gets `retry:`, the connect event and a clean end.
 export COMANDA_DATABASE="$WORK/comanda.sqlite" COMANDA_SCRYPT_LOG_N=10 COMANDA_LOG_LEVEL=warning COMANDA_QUEUE_HOST_KEY=$KEY \
-  COMANDA_STREAM_MAX_SECONDS=0.3 COMANDA_HASH_IN_IDLE_TIME=false COMANDA_EMPRESA_NIF=B12345678
+  COMANDA_STREAM_MAX_SECONDS=0.3 COMANDA_HASH_IN_IDLE_TIME=false COMANDA_EMPRESA_NIF=B12345674
 printf '[parameters]\n"path.key" = "%s"\n' "$KEY" > "$WORK/with-key.toml"
 printf '\n' > "$WORK/plain.toml"
 echo "staff-pass-1234" > "$WORK/pw"

@@ -82,7 +82,7 @@ def main():
     aeat.start()
     aeat.stop()   # down: connections refused until it comes back on the same port
     url = f"https://127.0.0.1:{aeat.port}/wlpl/TIKE-CONT/ws/SistemaFacturacion/VerifactuSOAP"
-    env = dict(COMANDA_EMPRESA_NIF="B12345678", COMANDA_EMPRESA_RAZON_SOCIAL="Casa Pepe S.L.", COMANDA_ZONA_HORARIA="Europe/Madrid",
+    env = dict(COMANDA_EMPRESA_NIF="B12345674", COMANDA_EMPRESA_RAZON_SOCIAL="Casa Pepe S.L.", COMANDA_ZONA_HORARIA="Europe/Madrid",
                COMANDA_VERIFACTU_ENVIO="pruebas", COMANDA_VERIFACTU_URL=url, COMANDA_VERIFACTU_CERTIFICADO=certs + "/cliente.p12",
                COMANDA_VERIFACTU_CLAVE="clave-de-prueba", COMANDA_VERIFACTU_CA=certs + "/ca.pem")
     driver = None
@@ -98,7 +98,7 @@ def main():
             text = driver.find_element(By.ID, "verifactu").text
             if "entorno de PRUEBAS" not in text or "Sin enviar\n2" not in text or "Próximo envío" not in text:
                 fail("while the AEAT is down the panel should say so, with 2 waiting and the next try: " + text)
-            if "Casa Pepe S.L. (B12345678)" not in text:
+            if "Casa Pepe S.L. (B12345674)" not in text:
                 fail("the certificate's holder is not shown: " + text)
             if SHOT:
                 driver.save_screenshot(SHOT.replace(".png", "-caida.png"))

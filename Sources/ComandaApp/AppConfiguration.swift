@@ -192,7 +192,7 @@ public struct AppConfiguration: Sendable, Equatable {
 
     /// A Spanish NIF, NIE or CIF (upper-cased).
     static func nif(_ key: String, _ set: @escaping @Sendable (inout AppConfiguration, String) -> Void) -> Setting {
-        Setting(key: key, expected: "a Spanish NIF, NIE or CIF: 9 letters and digits such as B12345678") { config, value in
+        Setting(key: key, expected: "a Spanish NIF, NIE or CIF with its check character, such as B12345674") { config, value in
             let nif = value.trimmingCharacters(in: .whitespaces).uppercased()
             guard Empresa.nifValido(nif) else { return false }
             set(&config, nif)

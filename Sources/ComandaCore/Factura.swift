@@ -95,18 +95,39 @@ public struct Empresa: Sendable, Equatable {
         self.direccion = direccion
     }
 
-    /// A Spanish tax id's shape: a NIF (8 digits and a letter), a NIE (X, Y
-    /// or Z, 7 digits and a letter) or a CIF (an organisation's letter, 7
-    /// digits and a digit or letter). The shape only: the AEAT checks the rest.
+    /// A Spanish tax id with its check character: a NIF (8 digits and the
+    /// letter of the number mod 23), a NIE (X, Y or Z for 0, 1, 2, then 7
+    /// digits and the same letter), a NIF of K, L or M (7 digits and the
+    /// organisations' control letter), or a CIF (an organisation's letter, 7
+    /// digits and its control: a digit for A, B, E, H; a letter for K, L, M,
+    /// N, P, Q, R, S, W; either for the others), case ignored.
     public static func nifValido(_ text: String) -> Bool {
         let c = Array(text.uppercased().unicodeScalars)
         guard c.count == 9, c.allSatisfy({ $0.isASCII }) else { return false }
         let digit = { (s: Unicode.Scalar) in ("0"..."9").contains(s) }
-        let letter = { (s: Unicode.Scalar) in ("A"..."Z").contains(s) }
-        if digit(c[0]) { return c[0..<8].allSatisfy(digit) && letter(c[8]) }
-        if "XYZ".unicodeScalars.contains(c[0]) { return c[1..<8].allSatisfy(digit) && letter(c[8]) }
-        if "ABCDEFGHJNPQRSUVW".unicodeScalars.contains(c[0]) { return c[1..<8].allSatisfy(digit) && (digit(c[8]) || letter(c[8])) }
-        return false
+        let value = { (s: Unicode.Scalar) in Int(s.value) - 48 }
+        let letters = Array("TRWAGMYFPDXBNJZSQVHLCKE".unicodeScalars)
+        if digit(c[0]) {
+            guard c[0..<8].allSatisfy(digit) else { return false }
+            return letters[c[0..<8].reduce(0) { $0 * 10 + value($1) } % 23] == c[8]
+        }
+        if let prefix = ["X": 0, "Y": 1, "Z": 2][Character(c[0])] {
+            guard c[1..<8].allSatisfy(digit) else { return false }
+            return letters[c[1..<8].reduce(prefix) { $0 * 10 + value($1) } % 23] == c[8]
+        }
+        guard "ABCDEFGHJKLMNPQRSUVW".unicodeScalars.contains(c[0]), c[1..<8].allSatisfy(digit) else { return false }
+        // The CIF's control: the digits in even places summed, those in odd
+        // places doubled and their digits summed; 10 less the units (0 for 10).
+        var sum = 0
+        for (i, s) in c[1..<8].enumerated() {
+            let d = value(s)
+            sum += i % 2 == 1 ? d : (d * 2) / 10 + (d * 2) % 10
+        }
+        let control = (10 - sum % 10) % 10
+        let controlLetter = Array("JABCDEFGHI".unicodeScalars)[control]
+        if "ABEH".unicodeScalars.contains(c[0]) { return c[8] == Unicode.Scalar(UInt8(48 + control)) }
+        if "KLMNPQRSW".unicodeScalars.contains(c[0]) { return c[8] == controlLetter }
+        return c[8] == Unicode.Scalar(UInt8(48 + control)) || c[8] == controlLetter
     }
 }
 

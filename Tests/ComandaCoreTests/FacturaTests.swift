@@ -46,16 +46,36 @@ import Testing
             == "https://prewww2.aeat.es/wlpl/TIKE-CONT/ValidarQR?nif=89890001K&numserie=T%2F2026-000001&fecha=01-01-2026&importe=12.30")
     }
 
-    @Test func nifShapes() {
-        for good in ["89890001K", "12345678Z", "X1234567L", "B12345678", "A1234567J", "q1234567d"] { #expect(Empresa.nifValido(good), "\(good)") }
-        for bad in ["", "1234567Z", "123456789", "K12345678", "X12345678", "B1234567", "B123456789", "12345678Ñ", "ABCDEFGHI"] {
+    /// Tax ids with their check character, as a table: each valid one, and
+    /// the same with its check character one off (and other shapes) refused.
+    @Test func nifCheckCharacters() {
+        let valid = [
+            "89890001K", "12345678Z", "00000000T", "99999999R",          // NIF: the number mod 23's letter
+            "X1234567L", "Y1234567X", "Z1234567R", "x0000000t",          // NIE: X, Y, Z as 0, 1, 2
+            "B12345674", "A58818501", "B00000000", "H12345674",          // CIF with a digit (A, B, E, H)
+            "Q1234567D", "P0000000J", "S1234567D", "W1234567D", "q1234567d", // CIF with a letter
+            "G12345674", "G1234567D", "K1234567D",                        // either (G), and a K NIF
+        ]
+        for good in valid { #expect(Empresa.nifValido(good), "\(good)") }
+        // One off: the next check character of its kind.
+        for good in valid {
+            var c = Array(good.uppercased())
+            let last = c[8]
+            if let d = last.wholeNumberValue { c[8] = Character(String((d + 1) % 10)) } else {
+                let abc = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+                c[8] = abc[((abc.firstIndex(of: last) ?? 0) + 1) % abc.count]
+            }
+            #expect(!Empresa.nifValido(String(c)), "\(String(c)) (one off \(good))")
+        }
+        for bad in ["", "1234567Z", "123456789", "K12345678", "X12345678", "B1234567", "B123456789", "12345678Ñ", "ABCDEFGHI",
+                    "B12345678", "A1234567J", "Q12345674", "I1234567D", "12345678A"] {
             #expect(!Empresa.nifValido(bad), "\(bad)")
         }
     }
 
     /// libqrencode's code for a text: square, of a real version's size (21 + 4k modules), and a PNG with its header.
     @Test func theQRCodeOfAnInvoice() throws {
-        let text = Verifactu.qr(nif: "B12345678", numSerie: "T2026-000001", fecha: "26-11-2026", importe: "100.00")
+        let text = Verifactu.qr(nif: "B12345674", numSerie: "T2026-000001", fecha: "26-11-2026", importe: "100.00")
         let rows = try #require(QRCode.modules(text))
         #expect(rows.count >= 21 && (rows.count - 21) % 4 == 0 && rows.allSatisfy { $0.count == rows.count })
         // The three finder patterns: dark corners.

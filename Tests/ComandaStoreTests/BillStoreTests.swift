@@ -9,7 +9,7 @@ import Testing
 
 @Suite struct BillStoreTests {
     static let madrid = TimeZone(identifier: "Europe/Madrid") ?? .current
-    static let emisor = AppDatabase.Emisor(nif: "B12345678", serie: "T", zone: madrid)
+    static let emisor = AppDatabase.Emisor(nif: "B12345674", serie: "T", zone: madrid)
     /// 2026-11-26 12:00 UTC.
     static let noon: Int64 = 1_795_694_400
 

@@ -51,7 +51,7 @@ struct CertificadoAEAT: Sendable, Equatable {
         return .success(CertificadoAEAT(titular: titular, nif: nif, caduca: Int64(timegm(&tm))))
     }
 
-    /// `IDCES-12345678Z`, `VATES-B12345678` → the NIF.
+    /// `IDCES-12345678Z`, `VATES-B12345674` → the NIF.
     static func nif(_ value: String) -> String {
         for prefix in ["IDCES-", "VATES-"] where value.hasPrefix(prefix) { return String(value.dropFirst(prefix.count)) }
         return value

@@ -22,7 +22,7 @@ import Testing
             let check = try sentCheck(c, db, boss: boss, waiter: waiter, "T7")
             let paid = json(try c.postJSON("/cuentas/\(try #require(check["id"] as? Int))/cobros", #"{"metodo": "tarjeta"}"#, token: waiter))
             let qr = try #require((paid["factura"] as? [String: Any])?["qr"] as? String)
-            #expect(qr.hasPrefix("https://prewww2.aeat.es/wlpl/TIKE-CONT/ValidarQR?nif=B12345678&numserie="), "\(qr)")
+            #expect(qr.hasPrefix("https://prewww2.aeat.es/wlpl/TIKE-CONT/ValidarQR?nif=B12345674&numserie="), "\(qr)")
         }
     }
 
@@ -32,7 +32,7 @@ import Testing
         let (app, db) = try makeUserApp(clock: clock) { config in
             config.zonaHoraria = "Europe/Madrid"
             if empresa {
-                config.empresaNif = "B12345678"
+                config.empresaNif = "B12345674"
                 config.empresaRazonSocial = "Casa Pepe S.L."
                 config.empresaDireccion = "Calle Mayor 1, 28013 Madrid"
             }
@@ -95,7 +95,7 @@ import Testing
             let desglose = try #require(factura["desglose"] as? [[String: Any]])
             #expect(desglose.map { $0["iva"] as? Int } == [10, 21])
             #expect((factura["huella"] as? String)?.count == 64)
-            #expect((factura["qr"] as? String)?.hasPrefix("https://www2.agenciatributaria.gob.es/wlpl/TIKE-CONT/ValidarQR?nif=B12345678&numserie=T2026-000001&fecha=") == true)
+            #expect((factura["qr"] as? String)?.hasPrefix("https://www2.agenciatributaria.gob.es/wlpl/TIKE-CONT/ValidarQR?nif=B12345674&numserie=T2026-000001&fecha=") == true)
             let second = json(try c.postJSON(cobros, #"{"metodo": "tarjeta", "partes": 2, "propina": 2.5}"#, token: waiter))
             #expect((second["cobro"] as? [String: Any])?["importe"] as? Double == 13.67)
             #expect((second["cobro"] as? [String: Any])?["cambio"] is NSNull)
@@ -111,7 +111,7 @@ import Testing
             #expect(try c.authed("GET", "/facturas/99999", waiter).status == 404)
             #expect(try c.authed("GET", "/facturas/\(facturaID)", cook).status == 403)
             let ticket = try c.authed("GET", "/facturas/\(facturaID)/ticket", waiter).text
-            for expected in ["Casa Pepe S.L.", "NIF B12345678", "FACTURA SIMPLIFICADA", "T2026-000001", "Mesa T1", "TOTAL", "13,67 €",
+            for expected in ["Casa Pepe S.L.", "NIF B12345674", "FACTURA SIMPLIFICADA", "T2026-000001", "Mesa T1", "TOTAL", "13,67 €",
                              "IVA 10%", "IVA 21%", "Efectivo", "Cambio", "6,33 €", "ValidarQR"] {
                 #expect(ticket.contains(expected), "\(expected) not on the ticket:\n\(ticket)")
             }
@@ -308,7 +308,7 @@ import Testing
         try "jefa-de-sala-1\n".write(toFile: dir + "/pw", atomically: true, encoding: .utf8)
         #expect(try runComanda(["create-staff", "jefa", "--rol", "gerente", "--password-file", dir + "/pw", "--database", db], in: dir).0 == 0)
         let args = ["--database", db, "--public", dir + "/Public"]
-        let env = ["COMANDA_SCRYPT_LOG_N": "10", "COMANDA_EMPRESA_NIF": "B12345678", "COMANDA_ZONA_HORARIA": "Europe/Madrid"]
+        let env = ["COMANDA_SCRYPT_LOG_N": "10", "COMANDA_EMPRESA_NIF": "B12345674", "COMANDA_ZONA_HORARIA": "Europe/Madrid"]
         let first = try ServerProcess(arguments: args, directory: dir, environment: env)
         let c = try TestClient(port: first.port)
         let token = try #require((try c.postJSON("/sesiones", #"{"login": "jefa", "password": "jefa-de-sala-1"}"#).json as? [String: Any])?["token"] as? String)

@@ -15,7 +15,7 @@ import Testing
 
     @Test func nothingAboveTheBoundGetsInAndAnOldHugeCheckIsPaidInParts() throws {
         let (app, db) = try makeUserApp { config in
-            config.empresaNif = "B12345678"
+            config.empresaNif = "B12345674"
             config.empresaRazonSocial = "Casa Pepe S.L."
             config.empresaDireccion = "Calle Mayor 1, 28013 Madrid"
         }

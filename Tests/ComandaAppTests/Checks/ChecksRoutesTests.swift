@@ -137,7 +137,7 @@ import Testing
     /// it), and the board does not keep it forever.
     @Test func aPaidChecksHeldCourseIsFiredAndServed() throws {
         let (app, db) = try makeUserApp { config in
-            config.empresaNif = "B12345678"
+            config.empresaNif = "B12345674"
             config.empresaRazonSocial = "Casa Pepe S.L."
         }
         try withServer(responder: app) { _, port in

@@ -147,9 +147,9 @@ private func get(_ target: String, _ headers: [(String, String)] = []) -> HTTPRe
 
     /// The company from the file's `empresa` object or the environment; a NIF of no Spanish shape stops start-up with one line.
     @Test func theCompanyAndTheSeries() throws {
-        let file = try writeConfig(#"{"empresa": {"nif": "b12345678", "razonSocial": "Casa Pepe S.L.", "direccion": "Calle Mayor 1"}, "serieFacturas": "T/"}"#)
+        let file = try writeConfig(#"{"empresa": {"nif": "b12345674", "razonSocial": "Casa Pepe S.L.", "direccion": "Calle Mayor 1"}, "serieFacturas": "T/"}"#)
         let config = try AppConfiguration.load(file: file, fileRequired: true, environment: [:], flags: [])
-        #expect(config.empresa == Empresa(nif: "B12345678", razonSocial: "Casa Pepe S.L.", direccion: "Calle Mayor 1"))
+        #expect(config.empresa == Empresa(nif: "B12345674", razonSocial: "Casa Pepe S.L.", direccion: "Calle Mayor 1"))
         #expect(config.serieFacturas == "T/")
         #expect(try AppConfiguration.load(file: "/nonexistent", fileRequired: false, environment: [:], flags: []).empresa == nil)
         let env = try AppConfiguration.load(file: "/nonexistent", fileRequired: false,
@@ -161,7 +161,14 @@ private func get(_ target: String, _ headers: [(String, String)] = []) -> HTTPRe
         } catch {
             #expect(error.description.hasPrefix(#"invalid setting empresaNif = "1234" from COMANDA_EMPRESA_NIF: expected a Spanish NIF"#))
         }
-        for bad in [#"{"empresa": "B12345678"}"#, #"{"empresa": {"cif": "B12345678"}}"#, #"{"serieFacturas": "T 1"}"#,
+        // A wrong check character stops start-up with one line, as a bad shape does.
+        do {
+            _ = try AppConfiguration.load(file: "/nonexistent", fileRequired: false, environment: ["COMANDA_EMPRESA_NIF": "B12345678"], flags: [])
+            Issue.record("accepted a NIF with a wrong check character")
+        } catch {
+            #expect(error.description == #"invalid setting empresaNif = "B12345678" from COMANDA_EMPRESA_NIF: expected a Spanish NIF, NIE or CIF with its check character, such as B12345674"#)
+        }
+        for bad in [#"{"empresa": "B12345674"}"#, #"{"empresa": {"cif": "B12345674"}}"#, #"{"serieFacturas": "T 1"}"#,
                     #"{"serieFacturas": "ABCDEFGHIJK"}"#] {
             #expect(throws: ConfigurationError.self, "\(bad)") {
                 try AppConfiguration.load(file: try writeConfig(bad), fileRequired: true, environment: [:], flags: [])
@@ -176,12 +183,12 @@ private func get(_ target: String, _ headers: [(String, String)] = []) -> HTTPRe
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try AEATStandIn.makeCertificates(in: folder + "/certs")
         let p12 = folder + "/certs/cliente.p12"
-        let empresa = #""empresa": {"nif": "B12345678", "razonSocial": "Casa Pepe S.L.", "direccion": "Calle Mayor 1"}"#
+        let empresa = #""empresa": {"nif": "B12345674", "razonSocial": "Casa Pepe S.L.", "direccion": "Calle Mayor 1"}"#
         let file = try writeConfig(#"{\#(empresa), "verifactu": {"envio": "pruebas", "certificado": "\#(p12)", "clave": "clave-de-prueba", "#
                                    + #""productor": {"nif": "a58818501", "nombre": "Programas S.A."}}}"#)
         let config = try AppConfiguration.load(file: file, fileRequired: true, environment: [:], flags: [])
         #expect(config.verifactuEnvio == .pruebas && config.verifactuCertificado == p12 && config.verifactuClave == "clave-de-prueba")
-        #expect(config.verifactuCertificadoLeido?.titular == "Casa Pepe S.L." && config.verifactuCertificadoLeido?.nif == "B12345678")
+        #expect(config.verifactuCertificadoLeido?.titular == "Casa Pepe S.L." && config.verifactuCertificadoLeido?.nif == "B12345674")
         #expect(config.verifactuProductorNif == "A58818501" && config.verifactuProductorNombre == "Programas S.A.")
         #expect(config.verifactuServicio == "https://prewww1.aeat.es/wlpl/TIKE-CONT/ws/SistemaFacturacion/VerifactuSOAP")
         let env = try AppConfiguration.load(file: try writeConfig("{\(empresa)}"), fileRequired: true, environment: [
@@ -199,7 +206,7 @@ private func get(_ target: String, _ headers: [(String, String)] = []) -> HTTPRe
             ("{}", ["COMANDA_VERIFACTU_ENVIO": "si"], "expected no, pruebas or produccion"),
             ("{}", ["COMANDA_VERIFACTU_URL": "http://aeat.es"], "expected the service's https:// address"),
             (#"{"verifactu": {"enviar": "no"}}"#, [:], "unknown setting verifactu.enviar"),
-            (#"{"verifactu": {"productor": {"cif": "B12345678"}}}"#, [:], "unknown setting verifactu.productor.cif"),
+            (#"{"verifactu": {"productor": {"cif": "B12345674"}}}"#, [:], "unknown setting verifactu.productor.cif"),
         ]
         for (text, environment, says) in refusals {
             let written = try writeConfig(text)

@@ -220,7 +220,7 @@ import Testing
     @Test func aPaidCheckLeavesTheLinksPage() throws {
         try withStaff(configure: { config in
             config.rafagaEnlace = 1000
-            config.empresaNif = "B12345678"
+            config.empresaNif = "B12345674"
             config.empresaRazonSocial = "Casa Pepe S.L."
             config.empresaDireccion = "Calle Mayor 1, 28013 Madrid"
         }) { s in

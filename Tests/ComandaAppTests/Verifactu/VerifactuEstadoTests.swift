@@ -14,7 +14,7 @@ import Testing
     /// The producer's declaration: for anyone, as text, with what Orden HAC/1177/2024 art. 15 lists; /acerca links it.
     @Test func theProducersDeclaration() throws {
         let (app, _) = try makeUserApp { config in
-            config.empresaNif = "B12345678"
+            config.empresaNif = "B12345674"
             config.empresaRazonSocial = "Casa Pepe S.L."
             config.empresaDireccion = "Calle Mayor 1, 28013 Madrid"
         }
@@ -25,7 +25,7 @@ import Testing
             for line in ["a) Nombre del sistema informático: comanda", "b) Código identificador del sistema informático: CO",
                          "c) Identificador completo de la versión: \(ComandaVersion.numero)", "exclusivamente como VERI*FACTU: S (sí)",
                          "varios obligados tributarios: N (no)", "h) Razón social de la persona o entidad productora: Casa Pepe S.L.",
-                         "i) NIF de la persona o entidad productora: B12345678", "   Calle Mayor 1, 28013 Madrid",
+                         "i) NIF de la persona o entidad productora: B12345674", "   Calle Mayor 1, 28013 Madrid",
                          "l) Fecha y lugar en que se suscribe esta declaración: 27-11-2026, 28013 Madrid, España"] {
                 #expect(r.text.contains(line), "\(line) missing:\n\(r.text)")
             }
@@ -46,7 +46,7 @@ import Testing
         let clock = TestClock()
         clock.set(1_795_694_400)   // 2026-11-26 12:00 UTC
         let (app, db) = try makeUserApp(clock: clock) { config in
-            config.empresaNif = "B12345678"
+            config.empresaNif = "B12345674"
             config.empresaRazonSocial = "Casa Pepe S.L."
             config.empresaDireccion = "Calle Mayor 1"
             config.zonaHoraria = "Europe/Madrid"

@@ -14,7 +14,7 @@ import Testing
     /// One `RespuestaLinea`.
     static func linea(_ numSerie: String, _ tipo: String, _ estado: String, codigo: Int? = nil, descripcion: String? = nil,
                       duplicado: String? = nil) -> String {
-        var s = "<tikR:RespuestaLinea><tikR:IDFactura><tik:IDEmisorFactura>B12345678</tik:IDEmisorFactura>"
+        var s = "<tikR:RespuestaLinea><tikR:IDFactura><tik:IDEmisorFactura>B12345674</tik:IDEmisorFactura>"
             + "<tik:NumSerieFactura>\(numSerie)</tik:NumSerieFactura><tik:FechaExpedicionFactura>26-11-2026</tik:FechaExpedicionFactura>"
             + "</tikR:IDFactura><tikR:Operacion><tik:TipoOperacion>\(tipo)</tik:TipoOperacion></tikR:Operacion>"
             + "<tikR:EstadoRegistro>\(estado)</tikR:EstadoRegistro>"
@@ -31,7 +31,7 @@ import Testing
     static func respuesta(csv: String?, espera: Int, estado: String, _ lineas: [String]) -> String {
         "<tikR:RespuestaRegFactuSistemaFacturacion xmlns:tikR=\"\(tikR)\" xmlns:tik=\"\(tik)\">"
             + (csv.map { "<tikR:CSV>\($0)</tikR:CSV>" } ?? "")
-            + "<tikR:Cabecera><tik:ObligadoEmision><tik:NombreRazon>Casa Pepe S.L.</tik:NombreRazon><tik:NIF>B12345678</tik:NIF>"
+            + "<tikR:Cabecera><tik:ObligadoEmision><tik:NombreRazon>Casa Pepe S.L.</tik:NombreRazon><tik:NIF>B12345674</tik:NIF>"
             + "</tik:ObligadoEmision></tikR:Cabecera><tikR:TiempoEsperaEnvio>\(espera)</tikR:TiempoEsperaEnvio>"
             + "<tikR:EstadoEnvio>\(estado)</tikR:EstadoEnvio>" + lineas.joined() + "</tikR:RespuestaRegFactuSistemaFacturacion>"
     }
@@ -54,7 +54,7 @@ import Testing
         guard case .respuesta(let ok)? = RespuestaAEAT.parse(Self.envelope(Self.correct)) else { Issue.record("not read"); return }
         #expect(ok.csv == "A-YDSW8NLFLANWPM" && ok.tiempoEsperaEnvio == 60 && ok.estadoEnvio == "Correcto")
         #expect(ok.lineas.map(\.tipoOperacion) == ["Alta", "Anulacion"] && ok.lineas.allSatisfy { $0.resultado == "aceptado" })
-        #expect(ok.lineas[0].numSerie == "T2026-000001" && ok.lineas[0].idEmisor == "B12345678" && ok.lineas[0].fecha == "26-11-2026")
+        #expect(ok.lineas[0].numSerie == "T2026-000001" && ok.lineas[0].idEmisor == "B12345674" && ok.lineas[0].fecha == "26-11-2026")
 
         guard case .respuesta(let mixed)? = RespuestaAEAT.parse(Self.envelope(Self.partial)) else { Issue.record("not read"); return }
         #expect(mixed.lineas.map(\.resultado) == ["aceptado_con_errores", "rechazado", "aceptado", "aceptado_con_errores"])

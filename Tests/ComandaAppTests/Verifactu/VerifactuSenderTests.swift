@@ -102,7 +102,7 @@ final class AEATStandIn {
             try "jefa-de-sala-1\n".write(toFile: dir + "/pw", atomically: true, encoding: .utf8)
             _ = try runComanda(["create-staff", "jefa", "--rol", "gerente", "--password-file", dir + "/pw", "--database", db], in: dir)
             args = ["--database", db, "--public", dir + "/Public"]
-            var env = ["COMANDA_SCRYPT_LOG_N": "10", "COMANDA_EMPRESA_NIF": "B12345678", "COMANDA_ZONA_HORARIA": "Europe/Madrid",
+            var env = ["COMANDA_SCRYPT_LOG_N": "10", "COMANDA_EMPRESA_NIF": "B12345674", "COMANDA_ZONA_HORARIA": "Europe/Madrid",
                        "COMANDA_EMPRESA_RAZON_SOCIAL": "Casa Pepe & Hijos <\"Ñandú\"> S.L.",
                        "COMANDA_VERIFACTU_ENVIO": "pruebas", "COMANDA_VERIFACTU_URL": standIn.url,
                        "COMANDA_VERIFACTU_CERTIFICADO": dir + "/certs/cliente.p12", "COMANDA_VERIFACTU_CLAVE": "clave-de-prueba",
@@ -206,7 +206,7 @@ final class AEATStandIn {
         #expect((estado["registros"] as? [String: Any])?["aceptados"] as? Int == 7 && estado["envio"] as? String == "pruebas")
         #expect((estado["ultimo_envio"] as? [String: Any])?["estado"] as? String == "Correcto" && estado["ultimo_error"] is NSNull)
         let certificado = try #require(estado["certificado"] as? [String: Any])
-        #expect(certificado["titular"] as? String == "Casa Pepe S.L." && certificado["nif"] as? String == "B12345678")
+        #expect(certificado["titular"] as? String == "Casa Pepe S.L." && certificado["nif"] as? String == "B12345674")
         for registro in try r.registros() {
             let envio = try #require(registro["envio"] as? [String: Any])
             #expect(envio["estado"] as? String == "aceptado" && (envio["csv"] as? String)?.hasPrefix("A-") == true && envio["incidencia"] as? Bool == false)
@@ -315,7 +315,7 @@ final class AEATStandIn {
         let dir = try makeTemporaryFolder("comanda-verifactu-cert")
         try AEATStandIn.makeCertificates(in: dir + "/certs")
         try "no es un certificado".write(toFile: dir + "/certs/roto.p12", atomically: true, encoding: .utf8)
-        let base = ["COMANDA_EMPRESA_NIF": "B12345678", "COMANDA_VERIFACTU_ENVIO": "pruebas", "COMANDA_VERIFACTU_CLAVE": "clave-de-prueba"]
+        let base = ["COMANDA_EMPRESA_NIF": "B12345674", "COMANDA_VERIFACTU_ENVIO": "pruebas", "COMANDA_VERIFACTU_CLAVE": "clave-de-prueba"]
         for (file, clave, words) in [("cliente.p12", "otra", "invalid setting verifactu.clave: it is not the password of"),
                                      ("roto.p12", "clave-de-prueba", "is not a PKCS#12 file"),
                                      ("no-existe.p12", "clave-de-prueba", "invalid setting verifactu.certificado: cannot read")] {

@@ -20,7 +20,7 @@ import Testing
     /// The chain of a check paid in two shares, the first voided: alta, alta, anulacion.
     private func chain() throws -> [(registro: RegistroFacturacion, desglose: [ParteIVA])] {
         let (app, db) = try makeUserApp { config in
-            config.empresaNif = "B12345678"
+            config.empresaNif = "B12345674"
             config.empresaRazonSocial = "Casa Pepe & Hijos S.L."
             config.empresaDireccion = "Calle Mayor 1, 28013 Madrid"
             config.zonaHoraria = "Europe/Madrid"
@@ -45,8 +45,8 @@ import Testing
     }
 
     private func envio(_ registros: [(registro: RegistroFacturacion, desglose: [ParteIVA])], incidencia: Bool) -> VerifactuXML.Envio {
-        VerifactuXML.Envio(empresa: Empresa(nif: "B12345678", razonSocial: "Casa Pepe & Hijos S.L.", direccion: "Calle Mayor 1"),
-                           sistema: .init(nombreRazon: "Casa Pepe & Hijos S.L.", nif: "B12345678", version: "1.0.0",
+        VerifactuXML.Envio(empresa: Empresa(nif: "B12345674", razonSocial: "Casa Pepe & Hijos S.L.", direccion: "Calle Mayor 1"),
+                           sistema: .init(nombreRazon: "Casa Pepe & Hijos S.L.", nif: "B12345674", version: "1.0.0",
                                           numeroInstalacion: "7f3c9a1e-0b5d-4c2e-9a61-1d2f3e4a5b6c"),
                            incidencia: incidencia, registros: registros)
     }
