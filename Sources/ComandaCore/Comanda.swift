@@ -107,10 +107,12 @@ public struct LineaCuenta: Sendable, Equatable {
     public var comandaID: Int64?
     /// The dish's VAT rate (0, 4, 10, 21), frozen when added.
     public var iva: Int
+    /// The manager's discount or invitation on it (nil: none).
+    public var descuento: DescuentoLinea?
 
     public init(id: Int64, cuentaID: Int64, platoID: Int64, nombre: String, precioUnitarioCentimos: Int, cantidad: Int,
                 opciones: [OpcionElegida] = [], notas: String = "", curso: Int = 1, estado: EstadoLinea = .pendiente,
-                origen: OrigenLinea = .camarero, comandaID: Int64? = nil, iva: Int = 10) {
+                origen: OrigenLinea = .camarero, comandaID: Int64? = nil, iva: Int = 10, descuento: DescuentoLinea? = nil) {
         self.id = id
         self.cuentaID = cuentaID
         self.platoID = platoID
@@ -124,10 +126,46 @@ public struct LineaCuenta: Sendable, Equatable {
         self.origen = origen
         self.comandaID = comandaID
         self.iva = iva
+        self.descuento = descuento
     }
 
-    /// `precio_unitario` × `cantidad`, 0 when voided.
-    public var subtotalCentimos: Int { estado == .anulada ? 0 : precioUnitarioCentimos * cantidad }
+    /// `precio_unitario` × `cantidad`: the line's money before any discount.
+    public var brutoCentimos: Int { precioUnitarioCentimos * cantidad }
+
+    /// The line's money after its discount, 0 when voided: what every sum of lines counts.
+    public var subtotalCentimos: Int { estado == .anulada ? 0 : brutoCentimos - (descuento?.importeCentimos ?? 0) }
+}
+
+/// A manager's discount on a line (100 %: an invitation).
+public struct DescuentoLinea: Sendable, Equatable {
+    /// 1…100.
+    public var porcentaje: Int
+    /// The line's money before it × `porcentaje` / 100, half up to the cent (kept as given then).
+    public var importeCentimos: Int
+    public var motivo: String
+    /// Who gave it (its name as it was then).
+    public var gerente: Persona?
+
+    public init(porcentaje: Int, importeCentimos: Int, motivo: String, gerente: Persona?) {
+        self.porcentaje = porcentaje
+        self.importeCentimos = importeCentimos
+        self.motivo = motivo
+        self.gerente = gerente
+    }
+
+    /// What `porcentaje` takes off `bruto` cents: half up to the cent.
+    public static func importe(bruto: Int, porcentaje: Int) -> Int {
+        Cobro.halfUp(bruto, times: porcentaje, over: 100)
+    }
+
+    /// A discount's percentage: 1…100, else 422 `porcentaje`.
+    public static func porcentaje(_ n: Int) throws(CuentaError) -> Int {
+        guard (1...100).contains(n) else { throw .invalid(field: "porcentaje", problem: "must be a whole number from 1 to 100 (100: an invitation)") }
+        return n
+    }
+
+    /// How tickets and invoices say it below the line.
+    public var etiqueta: String { porcentaje == 100 ? "Invitación" : "Dto. \(porcentaje) %" }
 }
 
 /// What the kitchen receives: one course of one send (`Comanda`).
@@ -210,6 +248,10 @@ public enum CuentaError: Error, Equatable, Sendable {
     case mesaSinCuenta
     /// More than `CuentaRules.maxLineasCliente` lines from the link waiting to be sent.
     case demasiadasLineas
+    /// A discount once the check has a payment.
+    case cuentaConCobros
+    /// A discount on a voided line.
+    case lineaAnulada
 }
 
 /// The rules of a check's lines, in one place for every route that takes them.

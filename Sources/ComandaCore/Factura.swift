@@ -29,12 +29,16 @@ public struct ParteIVA: Sendable, Equatable {
 public struct LineaFactura: Sendable, Equatable {
     public var nombre: String
     public var cantidad: Int
+    /// The line's money after its discount.
     public var importeCentimos: Int
+    /// The discount's percentage when the line had one (100: invited).
+    public var descuento: Int?
 
-    public init(nombre: String, cantidad: Int, importeCentimos: Int) {
+    public init(nombre: String, cantidad: Int, importeCentimos: Int, descuento: Int? = nil) {
         self.nombre = nombre
         self.cantidad = cantidad
         self.importeCentimos = importeCentimos
+        self.descuento = descuento
     }
 }
 
@@ -148,7 +152,8 @@ public enum Cobro {
 
     /// One of `n` shares of what is owed, rounded half up to the cent (the
     /// next guest asks for `n - 1` shares of what is then owed, so they add up).
-    public static func parte(pendiente: Int, partes n: Int) -> Int { halfUp(pendiente, n) }
+    /// (A cent at least: a share of a remainder smaller than the shares, 0.01 € in 3, is the cent, not an invoice of nothing.)
+    public static func parte(pendiente: Int, partes n: Int) -> Int { min(pendiente, max(1, halfUp(pendiente, n))) }
 
     /// The VAT parts of a payment of `importe` when the money not yet
     /// invoiced is `porTipo` (rate → cents, adding up to what is owed): each

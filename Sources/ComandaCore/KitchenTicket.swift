@@ -86,6 +86,7 @@ public enum KitchenTicket {
         for linea in kept {
             let pad = String(repeating: " ", count: "\(linea.cantidad) x ".count)
             lines += withAmount(linea.cantidad, linea.nombre, linea.subtotalCentimos)
+            if let d = linea.descuento { lines.append(pad + d.etiqueta) }
             for opcion in linea.opciones {
                 let price = opcion.precioCentimos > 0 ? " (+\(Money.spanish(opcion.precioCentimos)))" : ""
                 lines += wrap(opcion.valor + price, first: pad + "· ", rest: pad + "  ")
@@ -134,7 +135,12 @@ public enum KitchenTicket {
         lines += wrap("Mesa \(f.mesa)", first: "", rest: "")
         if f.estado == .anulada { lines += wrap("ANULADA: \(f.motivoAnulacion ?? "")", first: "", rest: "  ") }
         lines.append(rule)
-        for linea in f.lineas { lines += withAmount(linea.cantidad, linea.nombre, linea.importeCentimos) }
+        for linea in f.lineas {
+            lines += withAmount(linea.cantidad, linea.nombre, linea.importeCentimos)
+            if let d = linea.descuento {
+                lines.append(String(repeating: " ", count: "\(linea.cantidad) x ".count) + (d == 100 ? "Invitación" : "Dto. \(d) %"))
+            }
+        }
         let lineas = f.lineas.reduce(0) { $0 + $1.importeCentimos }
         if lineas != f.importeCentimos {
             lines.append(columns("Total de la cuenta", Money.spanish(lineas)))

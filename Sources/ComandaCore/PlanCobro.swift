@@ -97,7 +97,7 @@ public struct PlanCobro: Sendable, Equatable {
             cambio = entregado - amount - propina
         }
         let listadas = (pagadas.isEmpty ? lineas.filter { $0.estado != .anulada } : pagadas)
-            .map { LineaFactura(nombre: $0.nombre, cantidad: $0.cantidad, importeCentimos: $0.subtotalCentimos) }
+            .map { LineaFactura(nombre: $0.nombre, cantidad: $0.cantidad, importeCentimos: $0.subtotalCentimos, descuento: $0.descuento?.porcentaje) }
         return PlanCobro(importeCentimos: amount, desglose: Cobro.desglose(parts), pagadas: pagadas, listadas: listadas,
                          cambioCentimos: cambio, cierra: amount == pendiente)
     }

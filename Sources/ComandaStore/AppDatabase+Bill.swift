@@ -200,6 +200,22 @@ extension AppDatabase {
         }
     }
 
+    /// The discounts in force on the lines of the checks with an invoice
+    /// `emitida` from `start` to `end` (each line once, by its id).
+    public func descuentos(desde start: Int64, hasta end: Int64)
+        throws(StoreError) -> [(nombre: String, cantidad: Int, porcentaje: Int, importe: Int, motivo: String, gerente: String?)] {
+        try read { db in
+            try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT DISTINCT l.id, l.nombre, l.cantidad, l.descuento_porcentaje, l.descuento_importe, l.descuento_motivo, l.descuento_gerente
+                FROM factura f JOIN comanda c ON c.cuenta_id = f.cuenta_id JOIN linea_cuenta l ON l.comanda_id = c.id
+                WHERE f.fecha >= ? AND f.fecha < ? AND f.estado = 'emitida' AND l.descuento_porcentaje IS NOT NULL AND l.estado != 'anulada'
+                ORDER BY l.id
+                """), arguments: [start, end]).map {
+                ($0["nombre"], $0["cantidad"], $0["descuento_porcentaje"], $0["descuento_importe"], $0["descuento_motivo"] ?? "", $0["descuento_gerente"])
+            }
+        }
+    }
+
     /// The lines voided from `start` to `end`: name, quantity, reason and the manager who voided it.
     public func lineasAnuladas(desde start: Int64, hasta end: Int64) throws(StoreError) -> [(nombre: String, cantidad: Int, motivo: String, gerente: String?)] {
         try read { db in
@@ -357,14 +373,16 @@ extension AppDatabase {
         return out
     }
 
-    /// `[["nombre", cantidad, céntimos], …]`, written by hand (JSONSerialization was a tenth of a payment).
+    /// `[["nombre", cantidad, céntimos], …]` (a discounted line adds its percentage), written by hand (JSONSerialization was a tenth of a payment).
     static func lineasText(_ list: [LineaFactura]) -> String {
         var out = "["
         for (i, l) in list.enumerated() {
             if i > 0 { out += "," }
             out += "["
             JSONText.appendQuoted(l.nombre, to: &out)
-            out += ",\(l.cantidad),\(l.importeCentimos)]"
+            out += ",\(l.cantidad),\(l.importeCentimos)"
+            if let d = l.descuento { out += ",\(d)" }
+            out += "]"
         }
         return out + "]"
     }
@@ -372,8 +390,9 @@ extension AppDatabase {
     static func lineas(_ text: String) -> [LineaFactura] {
         guard let array = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [[Any]] else { return [] }
         return array.compactMap { item in
-            guard item.count == 3, let nombre = item[0] as? String, let cantidad = item[1] as? Int, let importe = item[2] as? Int else { return nil }
-            return LineaFactura(nombre: nombre, cantidad: cantidad, importeCentimos: importe)
+            guard item.count == 3 || item.count == 4, let nombre = item[0] as? String, let cantidad = item[1] as? Int,
+                  let importe = item[2] as? Int else { return nil }
+            return LineaFactura(nombre: nombre, cantidad: cantidad, importeCentimos: importe, descuento: item.count == 4 ? item[3] as? Int : nil)
         }
     }
 }

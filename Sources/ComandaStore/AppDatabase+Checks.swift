@@ -18,7 +18,7 @@ extension AppDatabase {
         """
     /// The sum of check `?1`'s lines but the voided ones, in cents: over `lineasDeCuenta`.
     static let totalDeCuenta = """
-        SELECT coalesce(sum(precio_unitario * cantidad), 0) FROM (\(lineasDeCuenta)) WHERE estado != 'anulada'
+        SELECT coalesce(sum(precio_unitario * cantidad - coalesce(descuento_importe, 0)), 0) FROM (\(lineasDeCuenta)) WHERE estado != 'anulada'
         """
     static let comandaColumns = ComandaColumn.list
 
@@ -228,6 +228,42 @@ extension AppDatabase {
                     """).execute(arguments: [comandaID, comandaID])
             }
             return (voided, try voided.comandaID.flatMap { try Self.comanda(db, id: $0) })
+        }
+    }
+
+    // MARK: - Discounts
+
+    /// Sets (or replaces) the manager's discount on one line (`lineaID`) or
+    /// on every line not voided (nil), or takes it away (`porcentaje` nil).
+    /// Refused once the check has a payment, and on a voided line.
+    public func descontar(cuentaID: Int64, lineaID: Int64?, porcentaje: Int?, motivo: String, gerente: Persona) -> PendingWrite<Cuenta> {
+        checksWrite(changes: { _ in [.cuenta(id: cuentaID, comandas: [])] }) { db in
+            try Self.checkOpen(db, id: cuentaID)
+            if try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM cobro WHERE cuenta_id = ?)"), arguments: [cuentaID]) ?? false {
+                throw CuentaError.cuentaConCobros
+            }
+            var lineas = try Row.fetchAll(db.cachedStatement(sql: Self.lineasDeCuenta), arguments: [cuentaID]).map(Self.lineaCuenta)
+            if let lineaID {
+                guard let linea = lineas.first(where: { $0.id == lineaID }) else { throw CuentaError.lineaNotFound }
+                guard linea.estado != .anulada else { throw CuentaError.lineaAnulada }
+                lineas = [linea]
+            } else {
+                lineas = lineas.filter { $0.estado != .anulada }
+            }
+            let update = try db.cachedStatement(sql: """
+                UPDATE linea_cuenta SET descuento_porcentaje = ?, descuento_importe = ?, descuento_motivo = ?, descuento_gerente_id = ?,
+                descuento_gerente = ? WHERE id = ?
+                """)
+            for linea in lineas {
+                if let porcentaje {
+                    try update.execute(arguments: [porcentaje, DescuentoLinea.importe(bruto: linea.brutoCentimos, porcentaje: porcentaje), motivo,
+                                                   gerente.id, gerente.nombre, linea.id])
+                } else {
+                    try update.execute(arguments: [nil, nil, nil, nil, nil, linea.id] as StatementArguments)
+                }
+            }
+            guard let cuenta = try Self.cuentaConLineas(db, id: cuentaID) else { throw CuentaError.notFound }
+            return cuenta
         }
     }
 
@@ -466,7 +502,10 @@ extension AppDatabase {
                            opciones: elegidas(c.string(L.opciones)), notas: c.string(L.notas), curso: c.int(L.curso),
                            estado: EstadoLinea(rawValue: c.string(L.estado)) ?? .pendiente,
                            origen: OrigenLinea(rawValue: c.string(L.origen)) ?? .camarero, comandaID: c.int64OrNil(L.comandaID),
-                           iva: c.int(L.iva))
+                           iva: c.int(L.iva), descuento: c.int64OrNil(L.descuentoPorcentaje).map { porcentaje in
+                               DescuentoLinea(porcentaje: Int(porcentaje), importeCentimos: c.int(L.descuentoImporte), motivo: c.string(L.descuentoMotivo),
+                                              gerente: c.int64OrNil(L.descuentoGerenteID).map { Persona(id: $0, nombre: c.string(L.descuentoGerente)) })
+                           })
     }
 
     /// A line's frozen options, kept as JSON `[{"grupo","valor","precio"}]` (cents).

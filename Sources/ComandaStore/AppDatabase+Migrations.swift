@@ -34,6 +34,7 @@ enum Migrations {
         ("v24-voided-comandas", Migrations.v24VoidedComandas),
         ("v25-check-totals", Migrations.v25CheckTotals),
         ("v26-verifactu-sending", Migrations.v26VerifactuSending),
+        ("v27-line-discounts", Migrations.v27LineDiscounts),
     ]
 }
 

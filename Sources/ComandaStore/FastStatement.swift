@@ -144,6 +144,7 @@ extension ColumnsByPosition {
 /// list in the SQL is made from these cases, so the two cannot drift apart.
 enum LineaColumn: Int32, CaseIterable {
     case id, cuentaID, platoID, nombre, precioUnitario, cantidad, opciones, notas, curso, estado, origen, comandaID, iva
+    case descuentoPorcentaje, descuentoImporte, descuentoMotivo, descuentoGerenteID, descuentoGerente
 
     /// The column's name in `linea_cuenta`.
     var sql: String {
@@ -152,6 +153,11 @@ enum LineaColumn: Int32, CaseIterable {
         case .platoID: "plato_id"
         case .precioUnitario: "precio_unitario"
         case .comandaID: "comanda_id"
+        case .descuentoPorcentaje: "descuento_porcentaje"
+        case .descuentoImporte: "descuento_importe"
+        case .descuentoMotivo: "descuento_motivo"
+        case .descuentoGerenteID: "descuento_gerente_id"
+        case .descuentoGerente: "descuento_gerente"
         default: String(describing: self)
         }
     }

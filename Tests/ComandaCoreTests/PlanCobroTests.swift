@@ -9,8 +9,33 @@ import Testing
 /// the contract is made before anything would be written.
 @Suite struct PlanCobroTests {
     private func linea(_ id: Int64, _ random: inout SplitMix64, estado: EstadoLinea = .servida) -> LineaCuenta {
-        LineaCuenta(id: id, cuentaID: 1, platoID: 1, nombre: "plato \(id)", precioUnitarioCentimos: Int.random(in: 1...5000, using: &random),
-                    cantidad: Int.random(in: 1...4, using: &random), estado: estado, iva: [0, 4, 10, 21].randomElement(using: &random) ?? 10)
+        var l = LineaCuenta(id: id, cuentaID: 1, platoID: 1, nombre: "plato \(id)", precioUnitarioCentimos: Int.random(in: 1...5000, using: &random),
+                            cantidad: Int.random(in: 1...4, using: &random), estado: estado, iva: [0, 4, 10, 21].randomElement(using: &random) ?? 10)
+        // Now and then the manager's discount, or an invitation.
+        if Int.random(in: 0...3, using: &random) == 0 {
+            let porcentaje = [5, 10, 15, 33, 50, 100, Int.random(in: 1...100, using: &random)].randomElement(using: &random) ?? 10
+            l.descuento = DescuentoLinea(porcentaje: porcentaje, importeCentimos: DescuentoLinea.importe(bruto: l.brutoCentimos, porcentaje: porcentaje),
+                                         motivo: "x", gerente: nil)
+        }
+        return l
+    }
+
+    /// A discount's money: half up to the cent, 100 % the whole line; the line keeps the rest.
+    @Test func discountsRoundHalfUp() {
+        #expect(DescuentoLinea.importe(bruto: 2470, porcentaje: 10) == 247)
+        #expect(DescuentoLinea.importe(bruto: 1235, porcentaje: 10) == 124)   // 123.5 → 124
+        #expect(DescuentoLinea.importe(bruto: 1234, porcentaje: 10) == 123)   // 123.4 → 123
+        #expect(DescuentoLinea.importe(bruto: 999, porcentaje: 100) == 999 && DescuentoLinea.importe(bruto: 1, porcentaje: 50) == 1)
+        var l = LineaCuenta(id: 1, cuentaID: 1, platoID: 1, nombre: "Flan", precioUnitarioCentimos: 1235, cantidad: 2, estado: .servida, iva: 10)
+        l.descuento = DescuentoLinea(porcentaje: 10, importeCentimos: DescuentoLinea.importe(bruto: l.brutoCentimos, porcentaje: 10), motivo: "x", gerente: nil)
+        #expect(l.subtotalCentimos == 2470 - 247 && l.descuento?.etiqueta == "Dto. 10 %")
+        l.estado = .anulada
+        #expect(l.subtotalCentimos == 0)
+        #expect(DescuentoLinea(porcentaje: 100, importeCentimos: 1, motivo: "", gerente: nil).etiqueta == "Invitación")
+        #expect(throws: CuentaError.invalid(field: "porcentaje", problem: "must be a whole number from 1 to 100 (100: an invitation)")) {
+            try DescuentoLinea.porcentaje(0)
+        }
+        #expect((try? DescuentoLinea.porcentaje(101)) == nil && (try? DescuentoLinea.porcentaje(100)) == 100)
     }
 
     @Test func randomChecksPaidInRandomWaysAddUp() throws {
@@ -20,6 +45,7 @@ import Testing
             // Now and then a voided line: it is owed nothing and listed nowhere.
             if Bool.random(using: &random) { lineas[0].estado = .anulada }
             let total = lineas.reduce(0) { $0 + $1.subtotalCentimos }
+            guard total > 0 else { continue }   // every line voided or invited: closed by liberar, nothing to pay
             var facturado: [[ParteIVA]] = []
             var yaPagadas: Set<Int64> = []
             var cobrado = 0
@@ -36,7 +62,7 @@ import Testing
                 case 0: importe = .importe(Int.random(in: 1...pendiente, using: &random))
                 case 1 where onlyByLines:
                     // By lines: on a check paid only by lines so far, each line's money is still there.
-                    let left = lineas.filter { $0.estado != .anulada && !yaPagadas.contains($0.id) }
+                    let left = lineas.filter { $0.estado != .anulada && !yaPagadas.contains($0.id) && $0.subtotalCentimos > 0 }
                     let chosen = left.filter { _ in Bool.random(using: &random) }.map(\.id)
                     importe = chosen.isEmpty ? .todo : .lineas(chosen)
                 case 2: importe = .partes(Int.random(in: 2...6, using: &random))
@@ -65,7 +91,10 @@ import Testing
                     #expect(plan.pagadas.isEmpty)
                     #expect(plan.listadas.count == lineas.filter { $0.estado != .anulada }.count)
                 }
-                #expect(plan.listadas.allSatisfy { $0.importeCentimos > 0 })
+                // Listed at their money after the discount (an invited line at 0, with its percentage).
+                #expect(plan.listadas.allSatisfy { l in
+                    lineas.contains { $0.nombre == l.nombre && $0.subtotalCentimos == l.importeCentimos && $0.descuento?.porcentaje == l.descuento }
+                })
                 facturado.append(plan.desglose)
                 cobrado += amount
                 closed = plan.cierra

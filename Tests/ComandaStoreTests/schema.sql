@@ -164,7 +164,7 @@ CREATE TABLE "linea_cuenta" (
     iva INTEGER NOT NULL,
     motivo TEXT,
     anulada INTEGER,
-    anulada_por INTEGER,
+    anulada_por INTEGER, descuento_porcentaje INTEGER CHECK (descuento_porcentaje BETWEEN 1 AND 100), descuento_importe INTEGER CHECK (descuento_importe >= 0), descuento_motivo TEXT, descuento_gerente_id INTEGER, descuento_gerente TEXT,
     CHECK ((estado = 'pendiente') = (comanda_id IS NULL))
 );
 

@@ -86,6 +86,16 @@ enum BillJSON {
         JSONWriter.write(capacity: 1024) { w in
             w.object { w in
                 w.key("anuladas"); w.int(c.anuladas)
+                w.key("descuentos"); w.array(c.descuentos) { w, d in
+                    w.object { w in
+                        w.key("cantidad"); w.int(d.cantidad)
+                        w.key("gerente"); w.string(d.gerente)
+                        w.key("importe"); w.money(d.importe)
+                        w.key("motivo"); w.string(d.motivo)
+                        w.key("nombre"); w.string(d.nombre)
+                        w.key("porcentaje"); w.int(d.porcentaje)
+                    }
+                }
                 w.key("desde"); w.string(desde)
                 w.key("facturas"); w.int(c.facturas)
                 w.key("hasta"); w.string(hasta)
@@ -119,6 +129,7 @@ enum BillJSON {
                     }
                 }
                 w.key("total"); w.money(c.total)
+                w.key("total_descuentos"); w.money(c.descuentos.reduce(0) { $0 + $1.importe })
             }
         }
     }
@@ -144,6 +155,7 @@ extension JSONWriter {
             w.key("lineas"); w.array(f.lineas) { w, l in
                 w.object { w in
                     w.key("cantidad"); w.int(l.cantidad)
+                    w.key("descuento"); if let d = l.descuento { w.int(d) } else { w.null() }
                     w.key("importe"); w.money(l.importeCentimos)
                     w.key("nombre"); w.string(l.nombre)
                 }
@@ -178,7 +190,9 @@ extension BillJSON {
             "importe_total": .money,
             "cuota_total": .money,
             "desglose": .list(.obj(["iva": .iva, "base": .money, "cuota": .money])),
-            "lineas": .list(.obj(["nombre": .text, "cantidad": .integer(from: 1), "importe": .money])),
+            "lineas": .list(.obj(["nombre": .text, "cantidad": .integer(from: 1), "importe": .money,
+                                   "descuento": ["type": ["integer", "null"], "minimum": 1, "maximum": 100,
+                                                 "description": "The line's discount in percent (100: invited); `importe` is after it."]])),
             "metodo": .oneOf(["efectivo", "tarjeta", "otro"]),
             "estado": .oneOf(["emitida", "anulada"]),
             "huella": ["type": "string", "pattern": "^[0-9A-F]{64}$", "description": "Its billing record's SHA-256 `Huella`."],
@@ -202,6 +216,9 @@ extension BillJSON {
             "anuladas": .integer(from: 0),
             "lineas_anuladas": .list(.obj(["nombre": .text, "cantidad": ["type": "integer"], "motivo": .text, "gerente": .textOrNull])),
             "propinas_por_camarero": .list(.obj(["id": .integerID, "nombre": .text, "propinas": .money])),
+            "descuentos": .list(.obj(["nombre": .text, "cantidad": ["type": "integer"], "porcentaje": .integer(1, 100), "importe": .money,
+                                      "motivo": .text, "gerente": .textOrNull])),
+            "total_descuentos": .money,
         ], description: "The cash of those days: invoices not voided by method and VAT rate, voided ones, voided lines, tips per waiter."),
     ]
 }

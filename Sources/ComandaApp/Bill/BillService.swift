@@ -89,7 +89,9 @@ final class BillService: Sendable {
         let (start, end) = try span(range)
         let facturas = try database.facturas(desde: start, hasta: end)
         let cobros = try database.cobros(desde: start, hasta: end)
-        return InformeCaja(facturas: facturas, cobros: cobros, lineasAnuladas: try database.lineasAnuladas(desde: start, hasta: end))
+        var informe = InformeCaja(facturas: facturas, cobros: cobros, lineasAnuladas: try database.lineasAnuladas(desde: start, hasta: end))
+        informe.descuentos = try database.descuentos(desde: start, hasta: end)
+        return informe
     }
 }
 
@@ -102,6 +104,8 @@ struct InformeCaja {
     var iva: [ParteIVA] = []
     var lineasAnuladas: [(nombre: String, cantidad: Int, motivo: String, gerente: String?)] = []
     var propinas: [(camarero: Persona, propinas: Int)] = []
+    /// The discounts in force on the lines of the invoices counted.
+    var descuentos: [(nombre: String, cantidad: Int, porcentaje: Int, importe: Int, motivo: String, gerente: String?)] = []
 
     init(facturas list: [Factura], cobros: [(pago: Pago, facturaID: Int64, camarero: Persona?, anulada: Bool)],
          lineasAnuladas: [(nombre: String, cantidad: Int, motivo: String, gerente: String?)]) {

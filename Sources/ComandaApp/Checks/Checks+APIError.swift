@@ -30,6 +30,9 @@ extension CuentaError: APIErrorConvertible {
         case .facturaNotFound: return .notFound("There is no such invoice.")
         case .enlaceNotFound: return .notFound("No table has this link.")
         case .mesaSinCuenta: return APIError(.conflict, "mesa_sin_cuenta", "Nobody is seated at this table now: ask the staff.")
+        case .cuentaConCobros:
+            return APIError(.conflict, "cuenta_con_cobros", "This check has a payment already: its discounts can no longer change.")
+        case .lineaAnulada: return APIError(.conflict, "linea_anulada", "This line is voided: it has nothing to discount.")
         case .demasiadasLineas:
             return APIError(.conflict, "demasiadas_lineas",
                             "\(CuentaRules.maxLineasCliente) dishes are already waiting for the waiter: they will come to the table.")

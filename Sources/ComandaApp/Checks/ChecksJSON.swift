@@ -71,6 +71,17 @@ extension JSONWriter {
             w.key("cantidad"); w.int(l.cantidad)
             w.key("comanda_id"); w.int(l.comandaID)
             w.key("curso"); w.int(l.curso)
+            w.key("descuento")
+            if let d = l.descuento {
+                w.object { w in
+                    w.key("gerente"); w.persona(d.gerente)
+                    w.key("importe"); w.money(d.importeCentimos)
+                    w.key("motivo"); w.string(d.motivo)
+                    w.key("porcentaje"); w.int(d.porcentaje)
+                }
+            } else {
+                w.null()
+            }
             w.key("estado"); w.string(l.estado.rawValue)
             w.key("id"); w.int(l.id)
             w.key("iva"); w.int(l.iva)
@@ -134,7 +145,11 @@ extension ChecksJSON {
             "comanda_id": ["type": ["integer", "null"], "minimum": 1],
             "subtotal": .money,
             "iva": .iva,
-        ], description: "A line of a check: price (dish plus options), name and VAT rate frozen when added."),
+            "descuento": .nullable(.obj(["porcentaje": .integer(1, 100), "motivo": .text(characters: 1...200),
+                                         "gerente": ["anyOf": [.obj(["id": .integerID, "nombre": .text]), ["type": "null"]]],
+                                         "importe": .money],
+                                        description: "The manager's discount (100: an invitation); `subtotal` is the money after it.")),
+        ], description: "A line of a check: price (dish plus options), name and VAT rate frozen when added; `subtotal` after its discount."),
         "Comanda": .obj([
             "id": .integerID,
             "cuenta_id": .integerID,

@@ -67,6 +67,20 @@ struct Mover: RequestBody {
 }
 
 /// A void's reason: a sent line's (`/cuentas/{id}/lineas/{linea}/anular`) or an invoice's.
+/// `{"porcentaje", "motivo"}`: a manager's discount (100: an invitation).
+struct Descuento: RequestBody {
+    static let schemaName = "Descuento"
+    static let schema: Spec = .obj(["porcentaje": .integer(1, 100), "motivo": ["type": "string", "minLength": 1, "maxLength": 200]], extra: true)
+
+    let porcentaje: Int
+    let motivo: String
+
+    init(_ body: JSONBody) throws {
+        porcentaje = try DescuentoLinea.porcentaje(try body.int("porcentaje"))
+        motivo = try CuentaRules.motivo(try body.string("motivo"))
+    }
+}
+
 struct Anular: RequestBody {
     static let schemaName = "Anular"
     static let schema: Spec = .obj(["motivo": ["type": "string", "minLength": 1, "maxLength": 200]], extra: true)

@@ -116,6 +116,47 @@ struct ChecksRoutes: Feature {
                 .json(ChecksJSON.linea($0.0))
             }
         }
+        let discountRefusals = "`cuenta_con_cobros` (the check has a payment), `linea_anulada` or `cuenta_cerrada`."
+        router.add(.POST, "/cuentas/:id/lineas/:linea/descuento", .staff(.gerente), .op(
+            "Discount a line by a percentage (100: the house invites), with a reason; a new discount replaces the old one.",
+            id: "descuentoLinea",
+            tags: ["Table service"],
+            params: [.path("id", "The check's id."), .path("linea", "The line's id (of that check).")],
+            body: Descuento.self,
+            responses: ["200": .ok(.ref("Cuenta")), "409": .error(discountRefusals)])) { r in
+            let (cuentaID, lineaID) = (try Self.id(r.params), try Self.id(r.params, "linea", missing: .lineaNotFound))
+            let d = try Descuento(r.http)
+            let gerente = Persona(id: try r.usuario.id, nombre: try r.usuario.nombre)
+            return r.after(checks.descontar(cuentaID: cuentaID, lineaID: lineaID, porcentaje: d.porcentaje, motivo: d.motivo, gerente: gerente)) {
+                .json(ChecksJSON.cuenta($0))
+            }
+        }
+        router.add(.DELETE, "/cuentas/:id/lineas/:linea/descuento", .staff(.gerente), .op(
+            "Take a line's discount away.",
+            id: "quitarDescuentoLinea",
+            tags: ["Table service"],
+            params: [.path("id", "The check's id."), .path("linea", "The line's id (of that check).")],
+            responses: ["200": .ok(.ref("Cuenta")), "409": .error(discountRefusals)])) { r in
+            let (cuentaID, lineaID) = (try Self.id(r.params), try Self.id(r.params, "linea", missing: .lineaNotFound))
+            let gerente = Persona(id: try r.usuario.id, nombre: try r.usuario.nombre)
+            return r.after(checks.descontar(cuentaID: cuentaID, lineaID: lineaID, porcentaje: nil, motivo: "", gerente: gerente)) {
+                .json(ChecksJSON.cuenta($0))
+            }
+        }
+        router.add(.POST, "/cuentas/:id/descuento", .staff(.gerente), .op(
+            "The same discount on every line of the check not voided (100: the house invites the table), with a reason.",
+            id: "descuentoCuenta",
+            tags: ["Table service"],
+            params: [.path("id", "The check's id.")],
+            body: Descuento.self,
+            responses: ["200": .ok(.ref("Cuenta")), "409": .error("`cuenta_con_cobros` (the check has a payment) or `cuenta_cerrada`.")])) { r in
+            let cuentaID = try Self.id(r.params)
+            let d = try Descuento(r.http)
+            let gerente = Persona(id: try r.usuario.id, nombre: try r.usuario.nombre)
+            return r.after(checks.descontar(cuentaID: cuentaID, lineaID: nil, porcentaje: d.porcentaje, motivo: d.motivo, gerente: gerente)) {
+                .json(ChecksJSON.cuenta($0))
+            }
+        }
         router.add(.POST, "/cuentas/:id/enviar", Self.waiters, .op(
             "Send every `pendiente` line: one comanda per course, course 1 `marchada` at once, later courses `en_espera`.",
             id: "enviar",

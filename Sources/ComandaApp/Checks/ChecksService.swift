@@ -65,6 +65,11 @@ final class ChecksService: Sendable {
         database.anularLineaCuenta(cuentaID: cuentaID, lineaID: lineaID, motivo: motivo, gerenteID: gerenteID, now: now())
     }
 
+    /// The manager's discount on a line (or every line: `lineaID` nil), or its removal (`porcentaje` nil).
+    func descontar(cuentaID: Int64, lineaID: Int64?, porcentaje: Int?, motivo: String, gerente: Persona) -> PendingWrite<Cuenta> {
+        database.descontar(cuentaID: cuentaID, lineaID: lineaID, porcentaje: porcentaje, motivo: motivo, gerente: gerente)
+    }
+
     /// Sends every pending line; `camarero`: who sends (named on the kitchen's comandas).
     func enviar(cuentaID: Int64, camarero: Persona) -> PendingWrite<[Comanda]> {
         database.enviarCuenta(cuentaID: cuentaID, camarero: camarero, now: now())
