@@ -91,7 +91,7 @@ public final class ComandaApplication: HTTPResponder {
             ChecksRoutes(checks: checks, live: live),
             BillRoutes(bill: BillService(database: database, now: now, zone: zone, empresa: c.empresa, serie: c.serieFacturas,
                                                    pruebas: c.verifactuEnvio == .pruebas, enviando: c.verifactuEnvio != .no),
-                       idempotency: Idempotency(database: database, now: now)),
+                       idempotency: Idempotency(database: database, now: now), restaurante: c.nombreRestaurante),
             VerifactuRoutes(database: database, envio: c.verifactuEnvio, url: c.verifactuServicio, certificado: c.verifactuCertificadoLeido,
                             sender: sender, productor: c.verifactuDeclaracionProductor, now: now),
             TableLinkRoutes(links: TableLinkService(database: database), limit: RateLimit(burst: c.rafagaEnlace), pages: staticFiles, urlPublica: c.urlPublica, live: live),

@@ -102,6 +102,30 @@ public enum KitchenTicket {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// A report for the printer, 42 columns: its title, a subtitle, then
+    /// sections, each a heading and rows of a label (wrapped) and a figure
+    /// flush right, a rule between them (the close of the day: *CIERRE DE CAJA*).
+    public static func informe(titulo: String, subtitulo: String, secciones: [(titulo: String, filas: [(String, String)])]) -> String {
+        let rule = String(repeating: "-", count: width)
+        var lines = wrap(titulo, first: "", rest: "") + wrap(subtitulo, first: "", rest: "")
+        for seccion in secciones {
+            lines.append(rule)
+            lines += wrap(seccion.titulo, first: "", rest: "")
+            for (label, figure) in seccion.filas {
+                var wrapped = wrap(label, first: "", rest: "  ")
+                guard let last = wrapped.popLast() else { continue }
+                if columns(of: last) + 1 + columns(of: figure) <= width {
+                    wrapped.append(columns(last, figure))
+                } else {
+                    wrapped += [last, columns("", figure)]
+                }
+                lines += wrapped
+            }
+        }
+        lines.append(rule)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     /// `N x name` wrapped, its amount flush right on the last line (or under it when it does not fit).
     static func withAmount(_ cantidad: Int, _ nombre: String, _ cents: Int) -> [String] {
         let prefix = "\(cantidad) x "

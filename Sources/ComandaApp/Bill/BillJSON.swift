@@ -97,6 +97,7 @@ enum BillJSON {
                     }
                 }
                 w.key("desde"); w.string(desde)
+                w.key("efectivo_en_caja"); w.money(c.efectivoEnCaja)
                 w.key("facturas"); w.int(c.facturas)
                 w.key("hasta"); w.string(hasta)
                 w.key("iva"); w.array(c.iva) { w, p in
@@ -114,6 +115,7 @@ enum BillJSON {
                         w.key("nombre"); w.string(l.nombre)
                     }
                 }
+                w.key("pedidos"); w.int(c.pedidos)
                 w.key("por_metodo"); w.array(c.porMetodo) { w, m in
                     w.object { w in
                         w.key("importe"); w.money(m.importe)
@@ -219,6 +221,8 @@ extension BillJSON {
             "descuentos": .list(.obj(["nombre": .text, "cantidad": ["type": "integer"], "porcentaje": .integer(1, 100), "importe": .money,
                                       "motivo": .text, "gerente": .textOrNull])),
             "total_descuentos": .money,
+            "efectivo_en_caja": .money,
+            "pedidos": .integer(from: 0),
         ], description: "The cash of those days: invoices not voided by method and VAT rate, voided ones, voided lines, tips per waiter."),
     ]
 }

@@ -8,10 +8,12 @@ struct BillRoutes: Feature {
     let bill: BillService
     /// The remembered answers of `Idempotency-Key` (the orders' own rule).
     let idempotency: Idempotency
+    /// The restaurant's name, on the printed close of the day.
+    var restaurante = ""
 
     func register(on router: inout Routes) {
         router.describe(BillJSON.schemas)
-        let bill = bill, idempotency = idempotency
+        let bill = bill, idempotency = idempotency, restaurante = restaurante
         // With `Idempotency-Key` (a tap of Cobrar): a repeat answers the first answer and issues nothing.
         router.add(.POST, "/cuentas/:id/cobros", ChecksRoutes.waiters, .op(
             "Take a payment: everything owed, an `importe`, some `lineas` or one of `partes` shares (at most one of them); a tip apart; cash with `entregado` and its change. Issues one simplified invoice and its chained billing record; the check `cobrada` when nothing is owed.",
@@ -77,13 +79,24 @@ struct BillRoutes: Feature {
             return r.after(try bill.anular(facturaID: id, motivo: motivo, gerenteID: try r.usuario.id)) { .json(BillJSON.factura($0)) }
         }
         router.add(.GET, "/facturas", .staff(.gerente), .op(
-            "The invoices issued on the restaurant's days `desde`…`hasta` (both default to today), by number, voided ones included.",
+            "The invoices issued on the restaurant's days `desde`…`hasta` (both default to today), by number, voided ones included; `formato=csv` for the accountant.",
             id: "facturas",
             tags: ["The bill"],
-            params: [.query("desde", "YYYY-MM-DD.", .text), .query("hasta", "YYYY-MM-DD.", .text)],
-            responses: ["200": .ok(.list(.ref("Factura"))), "503": .readsBusy])) { r in
+            params: [.query("desde", "YYYY-MM-DD.", .text), .query("hasta", "YYYY-MM-DD.", .text),
+                     .query("formato", "`csv`: the invoices as CSV (RFC 4180), one line each, with their VAT by rate.", .oneOf(["json", "csv"]))],
+            responses: ["200": ["description": "The invoices (JSON), or with `formato=csv` a header line and one line per invoice.",
+                                "content": Spec.json(.list(.ref("Factura"))).with("text/csv; charset=utf-8", ["schema": ["type": "string"]])],
+                        "503": .readsBusy])) { r in
             let range = try DayRange(r.http, today: LocalTime.day(bill.now(), zone: bill.zone))
-            return try r.offLoop { .json(BillJSON.facturas(try bill.facturas(range))) }
+            let csv = try Self.formato(r.http, ["json", "csv"]) == "csv"
+            return try r.offLoop {
+                let facturas = try bill.facturas(range)
+                guard csv else { return .json(BillJSON.facturas(facturas)) }
+                var response = HTTPResponse(status: .ok, headers: HTTPHeaders([("Content-Type", "text/csv; charset=utf-8")]),
+                                            body: Array(BillReports.csv(facturas, zone: bill.zone).utf8))
+                response.headers.add("Content-Disposition", "attachment; filename=\"facturas-\(range.desdeText)-\(range.hastaText).csv\"")
+                return response
+            }
         }
         router.add(.GET, "/verifactu/registros", .staff(.gerente), .op(
             "The billing records in chain order after position `despues`, at most `limite`; with `estado`, only those in that sending state.",
@@ -102,14 +115,29 @@ struct BillRoutes: Feature {
             return try r.offLoop { .json(BillJSON.registros(try bill.registros(despues: Int64(despues), limite: limite, estado: estado))) }
         }
         router.add(.GET, "/informes/caja", .staff(.gerente), .op(
-            "The cash report over the restaurant's days `desde`…`hasta`: by method, VAT per rate, tips per waiter, voided lines and invoices.",
+            "The cash report over the restaurant's days `desde`…`hasta`: by method, cash in the drawer, VAT per rate, tips per waiter, discounts, voided lines and invoices; `formato=texto` for the printer.",
             id: "informeCaja",
             tags: ["Reports"],
-            params: [.query("desde", "YYYY-MM-DD.", .text), .query("hasta", "YYYY-MM-DD.", .text)],
-            responses: ["200": .ok(.ref("InformeCaja")), "503": .readsBusy])) { r in
+            params: [.query("desde", "YYYY-MM-DD.", .text), .query("hasta", "YYYY-MM-DD.", .text),
+                     .query("formato", "`texto`: the same as text at 42 columns (CIERRE DE CAJA), for the printer.", .oneOf(["json", "texto"]))],
+            responses: ["200": ["description": "The report (JSON), or with `formato=texto` as text for a 42-column printer.",
+                                "content": Spec.json(.ref("InformeCaja")).with("text/plain; charset=utf-8", ["schema": ["type": "string"]])],
+                        "503": .readsBusy])) { r in
             let range = try DayRange(r.http, today: LocalTime.day(bill.now(), zone: bill.zone))
-            return try r.offLoop { .json(BillJSON.caja(try bill.caja(range), desde: range.desdeText, hasta: range.hastaText)) }
+            let texto = try Self.formato(r.http, ["json", "texto"]) == "texto"
+            return try r.offLoop {
+                let informe = try bill.caja(range)
+                if texto { return .text(BillReports.cierre(informe, desde: range.desdeText, hasta: range.hastaText, restaurante: restaurante)) }
+                return .json(BillJSON.caja(informe, desde: range.desdeText, hasta: range.hastaText))
+            }
         }
+    }
+
+    /// The query's `formato`, one of `allowed` (the first by default), else 422 `formato`.
+    static func formato(_ request: HTTPRequest, _ allowed: [String]) throws -> String {
+        guard let value = request.queryValue("formato") else { return allowed[0] }
+        guard allowed.contains(value) else { throw APIError.validation("formato", "must be " + allowed.joined(separator: " or ")) }
+        return value
     }
 
     static func id(_ params: PathParameters) throws(CuentaError) -> Int64 {

@@ -104,6 +104,10 @@ struct InformeCaja {
     var iva: [ParteIVA] = []
     var lineasAnuladas: [(nombre: String, cantidad: Int, motivo: String, gerente: String?)] = []
     var propinas: [(camarero: Persona, propinas: Int)] = []
+    /// The cash taken: amounts of invoices not voided and every tip paid in cash (change already given back).
+    var efectivoEnCaja: Int { porMetodo.filter { $0.metodo == .efectivo }.reduce(0) { $0 + $1.importe + $1.propinas } }
+    /// How many of the invoices counted are online orders' (none until orders are invoiced).
+    var pedidos = 0
     /// The discounts in force on the lines of the invoices counted.
     var descuentos: [(nombre: String, cantidad: Int, porcentaje: Int, importe: Int, motivo: String, gerente: String?)] = []
 

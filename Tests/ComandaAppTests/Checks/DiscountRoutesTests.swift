@@ -116,7 +116,33 @@ import Testing
             #expect(descuentos.map { $0["porcentaje"] as? Int } == [10, 100] && descuentos.map { $0["importe"] as? Double } == [1.6, 4.5], "\(caja)")
             #expect(descuentos.map { $0["motivo"] as? String } == ["Fría", "Cumpleaños"] && descuentos.allSatisfy { $0["gerente"] is String })
             #expect(caja["total_descuentos"] as? Double == 6.1 && caja["total"] as? Double == 14.4)
+            #expect(caja["efectivo_en_caja"] as? Double == 14.4 && caja["pedidos"] as? Int == 0)
+
+            // The close for the printer: 42 columns, the same figures.
+            let texto = try c.authed("GET", "/informes/caja?desde=2026-11-26&hasta=2026-11-26&formato=texto", boss)
+            #expect(texto.status == 200 && texto.header("Content-Type") == "text/plain; charset=utf-8")
+            for expected in ["CIERRE DE CAJA", "Día 26/11/2026", "POR FORMA DE PAGO", "EFECTIVO EN CAJA", "DESCUENTOS E INVITACIONES",
+                             "1 x Flan (invitación, Cumpleaños)", "10 % base 13,09 €"] {
+                #expect(texto.text.contains(expected), "\(expected):\n\(texto.text)")
+            }
+            #expect(texto.text.split(separator: "\n").allSatisfy { KitchenTicket.columns(of: $0) <= 42 }, "\(texto.text)")
+            #expect(texto.text.split(separator: "\n").contains { $0.hasPrefix("Efectivo") && $0.hasSuffix("14,40 €") })
+            // The invoices for the accountant.
+            let csv = try c.authed("GET", "/facturas?desde=2026-11-26&hasta=2026-11-26&formato=csv", boss)
+            #expect(csv.status == 200 && csv.header("Content-Type") == "text/csv; charset=utf-8")
+            #expect(csv.text == BillReports.cabeceraCSV + "T2026-000001,2026-11-26,F2,emitida,,,efectivo,0.00,0.00,13.09,1.31,0.00,0.00,0.00,0.00,14.40\n",
+                    "\(csv.text)")
+            #expect(try c.authed("GET", "/facturas?formato=pdf", boss).errorField == "formato")
+            #expect(try c.authed("GET", "/informes/caja?formato=csv", boss).errorField == "formato")
         }
+    }
+
+    /// RFC 4180: a field with a comma, a quote or a line break is quoted, its quotes doubled.
+    @Test func csvQuoting() {
+        #expect(BillReports.quoted("T2026-000001") == "T2026-000001")
+        #expect(BillReports.quoted("Casa Pepe, S.L.") == "\"Casa Pepe, S.L.\"")
+        #expect(BillReports.quoted("El \"Rincón\"") == "\"El \"\"Rincón\"\"\"")
+        #expect(BillReports.quoted("dos\nlíneas") == "\"dos\nlíneas\"")
     }
 
     /// A table the house invites entirely comes to 0: `liberar` closes it, as a check with no lines.
