@@ -281,14 +281,25 @@ for (const b of document.querySelectorAll("dialog [data-close]")) b.addEventList
 
 // The day's invoices: each one's number, time, table, method, amount and state; voiding one with a reason.
 const METODO = { efectivo: "Efectivo", tarjeta: "Tarjeta", otro: "Otro" };
+// The restaurant's zone, once the server has said it (dates and times are the restaurant's).
+let zona = null;
+Staff.settings.then(a => {
+  zona = (a && a.zonaHoraria) || null;
+  for (const id of ["facturas-dia", "cierre-dia"]) if ($(id).dataset.tocado !== "si") $(id).value = today();
+});
 const MOTIVOS = ["Cobrada dos veces", "Importe equivocado", "Mesa equivocada", "El cliente pidió factura completa"];
 
+/** Today's date (YYYY-MM-DD) in the restaurant's zone (the device's until the server has said it). */
 function today() {
+  if (zona) {
+    try { return new Intl.DateTimeFormat("en-CA", { timeZone: zona, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date()); }
+    catch (e) { /* an unknown zone: the device's date */ }
+  }
   const d = new Date();
   return d.getFullYear() + "-" + String(d.getMonth() + 1).padStart(2, "0") + "-" + String(d.getDate()).padStart(2, "0");
 }
 
-const VIEWS = { carta: "La carta", facturas: "Facturas", ventas: "Ventas", mesas: "Mesas", verifactu: "VERI*FACTU" };
+const VIEWS = { carta: "La carta", facturas: "Facturas", ventas: "Ventas", mesas: "Mesas", cierre: "Cierre de caja", verifactu: "VERI*FACTU" };
 
 function showView(view) {
   for (const name of Object.keys(VIEWS)) {
@@ -301,16 +312,67 @@ function showView(view) {
   if (view === "facturas") loadFacturas();
   if (view === "ventas") loadVentas();
   if (view === "mesas") loadMesas();
+  if (view === "cierre") loadCierre();
   if (verifactuPoller) { verifactuPoller.stop(); verifactuPoller = null; }
   if (view === "verifactu") verifactuPoller = Staff.poll("/verifactu/estado", 5000, renderVerifactu);
+}
+
+// The close of the day (Cierre de caja): one business day's cash report,
+// the same figures as GET /informes/caja, printable, and the day's invoices
+// as CSV for the accountant.
+function filas(tbody, rows, vacio, columnas) {
+  const trs = rows.map(cells => {
+    const tr = Staff.el("tr");
+    cells.forEach(([text, num]) => tr.append(Staff.el("td", num ? "num" : null, text)));
+    return tr;
+  });
+  if (trs.length === 0) {
+    const tr = Staff.el("tr");
+    const td = Staff.el("td", "vacio", vacio);
+    td.colSpan = columnas;
+    tr.append(td);
+    trs.push(tr);
+  }
+  $(tbody).replaceChildren(...trs);
+}
+
+async function loadCierre() {
+  const dia = $("cierre-dia").value || today();
+  let c;
+  try { c = await Staff.api("GET", "/informes/caja?desde=" + dia + "&hasta=" + dia); }
+  catch (e) { if (e.status !== 401) toast(e.error.message); return; }
+  $("cierre-fecha").textContent = dia.slice(8) + "/" + dia.slice(5, 7) + "/" + dia.slice(0, 4);
+  const cifra = (label, value, id) => { const d = Staff.el("div", "cifra"); d.append(Staff.el("span", null, label), Staff.el("strong", null, value)); if (id) d.id = id; return d; };
+  $("cierre-cifras").replaceChildren(cifra("Facturas", String(c.facturas), "cierre-facturas"), cifra("Total", Staff.money(c.total), "cierre-total"),
+    cifra("Efectivo en caja", Staff.money(c.efectivo_en_caja), "cierre-efectivo"), cifra("Descuentos", Staff.money(c.total_descuentos), "cierre-total-descuentos"),
+    cifra("Anuladas", String(c.anuladas)), cifra("Pedidos en línea", String(c.pedidos)));
+  filas("cierre-metodos", c.por_metodo.map(m => [[METODO[m.metodo] || m.metodo], [Staff.money(m.importe), true], [Staff.money(m.propinas), true]]), "Ningún cobro.", 3);
+  filas("cierre-iva", c.iva.map(p => [[p.iva + " %"], [Staff.money(p.base), true], [Staff.money(p.cuota), true]]), "Nada.", 3);
+  filas("cierre-propinas", c.propinas_por_camarero.map(p => [[p.nombre], [Staff.money(p.propinas), true]]), "Ninguna.", 2);
+  filas("cierre-descuentos", c.descuentos.map(d => [[d.cantidad + " × " + d.nombre + (d.porcentaje === 100 ? " (invitación)" : " (" + d.porcentaje + " %)")],
+    [d.motivo + (d.gerente ? " · " + d.gerente : "")], [Staff.money(d.importe), true]]), "Ninguno.", 3);
+  filas("cierre-anuladas", c.lineas_anuladas.map(l => [[l.cantidad + " × " + l.nombre], [l.motivo], [l.gerente || ""]]), "Ninguna.", 3);
+}
+
+async function descargarCSV() {
+  const dia = $("cierre-dia").value || today();
+  let text;
+  try { text = await Staff.api("GET", "/facturas?desde=" + dia + "&hasta=" + dia + "&formato=csv"); }
+  catch (e) { if (e.status !== 401) toast(e.error.message); return; }
+  const url = URL.createObjectURL(new Blob([text], { type: "text/csv;charset=utf-8" }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = "facturas-" + dia + ".csv";
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
 // VERI*FACTU: how the sending of the billing records to the AEAT stands,
 // with a notice while records have waited over an hour, while any is
 // rejected, and when the certificate expires within 30 days or has expired.
 let verifactuPoller = null;
-let zona = null;
-Staff.settings.then(a => { zona = (a && a.zonaHoraria) || null; });
 const ENVIO = { no: "No se envían: los registros se guardan y se enviarán cuando se active el envío.",
   pruebas: "Se envían al entorno de PRUEBAS de la AEAT (no tienen validez fiscal).", produccion: "Se envían a la AEAT." };
 
@@ -590,9 +652,18 @@ $("ver-facturas").addEventListener("click", () => showView("facturas"));
 $("ver-ventas").addEventListener("click", () => showView("ventas"));
 $("ver-mesas").addEventListener("click", () => showView("mesas"));
 $("ver-verifactu").addEventListener("click", () => showView("verifactu"));
+$("ver-cierre").addEventListener("click", () => showView("cierre"));
+$("cierre-dia").addEventListener("change", () => { $("cierre-dia").dataset.tocado = "si"; loadCierre(); });
+$("cierre-dia").value = today();
+$("cierre-imprimir").addEventListener("click", () => {
+  document.body.classList.add("imprimir-cierre");
+  window.print();
+  document.body.classList.remove("imprimir-cierre");
+});
+$("cierre-csv").addEventListener("click", descargarCSV);
 $("ventas-desde").addEventListener("change", loadVentas);
 $("ventas-hasta").addEventListener("change", loadVentas);
-$("facturas-dia").addEventListener("change", loadFacturas);
+$("facturas-dia").addEventListener("change", () => { $("facturas-dia").dataset.tocado = "si"; loadFacturas(); });
 $("facturas-dia").value = today();
 
 Staff.login(["gerente"], async () => {

@@ -72,9 +72,26 @@ final class LiveList<Item: Sendable>: Sendable {
 
     /// A run's part of one filter's answer: its listed entries' JSON with
     /// commas between, and their fingerprint (empty: none listed).
+    /// A run's JSON for one filter, and its fingerprint: a polynomial hash
+    /// of its entries (`hash`) with `power` = base^count, so that parts
+    /// combine by concatenation (`whole·power + hash`) and the list's tag
+    /// depends only on the entries listed, never on where the runs split
+    /// (a tag that changed with an unchanged body was a seed's failure).
     private struct Part {
         let bytes: [UInt8]
         let hash: UInt64
+        let power: UInt64
+    }
+
+    /// The polynomial's base (odd, so that its powers never vanish mod 2^64).
+    private static var base: UInt64 { 0x100_0000_01b3 }
+
+    /// An entry's (id, progress) spread over 64 bits (SplitMix64's finaliser).
+    private static func mix(_ id: Int64, _ progress: Int) -> UInt64 {
+        var z = UInt64(bitPattern: id) &* 0x9e37_79b9_7f4a_7c15 &+ UInt64(bitPattern: Int64(progress))
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+        return z ^ (z >> 31)
     }
 
     private let rules: Rules
@@ -132,14 +149,13 @@ final class LiveList<Item: Sendable>: Sendable {
         let (seen, runs) = state.withLock { s in (s.revision, s.board?.runs ?? []) }
         let kept = parts.withLock { p in p.first { $0.key == key }?.parts ?? [:] }
         var made: [UInt64: Part] = Dictionary(minimumCapacity: runs.count)
-        var hash = FNV1a()
-        hash.add(salt)
+        var whole: UInt64 = 0
         var body: [[UInt8]] = [JSONPunctuation.open]
         for run in runs {
             let part = kept[run.stamp] ?? Self.part(of: run.entries, include)
             made[run.stamp] = part
             guard !part.bytes.isEmpty else { continue }
-            hash.add(part.hash)
+            whole = whole &* part.power &+ part.hash
             if body.count > 1 { body.append(JSONPunctuation.comma) }
             body.append(part.bytes)
         }
@@ -149,19 +165,22 @@ final class LiveList<Item: Sendable>: Sendable {
             p.insert((key, made), at: 0)
             if p.count > Self.partsKept { p.removeLast(p.count - Self.partsKept) }
         }
+        var hash = FNV1a()
+        hash.add(salt)
+        hash.add(whole)
         return keep(key, seen, body, "W/\"" + hash.hex + "\"")
     }
 
     private static func part(of entries: [Entry], _ include: (Item) -> Bool) -> Part {
         var bytes: [UInt8] = []
-        var hash = FNV1a()
+        var hash: UInt64 = 0, power: UInt64 = 1
         for e in entries where include(e.item) {
             if !bytes.isEmpty { bytes.append(UInt8(ascii: ",")) }
             bytes.append(contentsOf: e.json)
-            hash.add(UInt64(bitPattern: e.id))
-            hash.add(UInt64(bitPattern: Int64(e.progress)))
+            hash = hash &* base &+ mix(e.id, e.progress)
+            power = power &* base
         }
-        return Part(bytes: bytes, hash: hash.value)
+        return Part(bytes: bytes, hash: hash, power: power)
     }
 
     /// An answer that is not the list's own (another filter, read from the
