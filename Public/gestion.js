@@ -283,16 +283,21 @@ for (const b of document.querySelectorAll("dialog [data-close]")) b.addEventList
 const METODO = { efectivo: "Efectivo", tarjeta: "Tarjeta", otro: "Otro" };
 // The restaurant's zone, once the server has said it (dates and times are the restaurant's).
 let zona = null;
+let cierreMinutos = 0;   // when the business day closes (a report's "today" is the business day)
 Staff.settings.then(a => {
   zona = (a && a.zonaHoraria) || null;
+  const hm = /^(\d\d):(\d\d)$/.exec((a && a.cierreDia) || "");
+  cierreMinutos = hm ? Number(hm[1]) * 60 + Number(hm[2]) : 0;
   for (const id of ["facturas-dia", "cierre-dia"]) if ($(id).dataset.tocado !== "si") $(id).value = today();
 });
 const MOTIVOS = ["Cobrada dos veces", "Importe equivocado", "Mesa equivocada", "El cliente pidió factura completa"];
 
-/** Today's date (YYYY-MM-DD) in the restaurant's zone (the device's until the server has said it). */
+/** Today's business day (YYYY-MM-DD) in the restaurant's zone (the device's calendar day until the server has said them). */
 function today() {
   if (zona) {
-    try { return new Intl.DateTimeFormat("en-CA", { timeZone: zona, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date()); }
+    // The local time less the close: before 06:00 with a close at 06:00, still yesterday.
+    const now = new Date(Date.now() - cierreMinutos * 60000);
+    try { return new Intl.DateTimeFormat("en-CA", { timeZone: zona, year: "numeric", month: "2-digit", day: "2-digit" }).format(now); }
     catch (e) { /* an unknown zone: the device's date */ }
   }
   const d = new Date();

@@ -56,6 +56,9 @@ public struct AppConfiguration: Sendable, Equatable {
     public var queueHostKey: String?
     /// The restaurant's time zone (an IANA name) for tickets and the report's days; default `TZ`, else UTC.
     public var zonaHoraria = "UTC"
+    /// When the business day closes (`cierreDia`, "HH:MM", default 00:00), in
+    /// minutes after midnight: the reports' and invoices' days run from it to it.
+    public var cierreDia = 0
     /// The company that issues the invoices (`empresa` in the file: `{"nif",
     /// "razonSocial", "direccion"}`); without a NIF, payments are refused.
     public var empresaNif: String?
@@ -309,6 +312,13 @@ public struct AppConfiguration: Sendable, Equatable {
             if name.hasPrefix(":") { name.removeFirst() }
             guard !name.isEmpty, TimeZone(identifier: name) != nil else { return false }
             config.zonaHoraria = name
+            return true
+        },
+        Setting(key: "cierreDia", expected: "a time HH:MM from 00:00 to 23:59 (when the business day closes)") { config, value in
+            let parts = value.trimmingCharacters(in: .whitespaces).split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count == 2, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCII) }),
+                  let h = Int(parts[0]), let m = Int(parts[1]), (0...23).contains(h), (0...59).contains(m) else { return false }
+            config.cierreDia = h * 60 + m
             return true
         },
         nif("empresaNif") { $0.empresaNif = $1 },

@@ -318,20 +318,41 @@ public enum LocalTime {
 
     /// The local days from `desde` to `hasta` (inclusive), each with the Unix
     /// seconds of its start and of the next day's start (23, 24 or 25 hours apart).
+    /// `count` days from `desde` in `zone`, each as its date and [start, end):
+    /// with `cierre` (minutes after midnight, the business day's close) a
+    /// day D runs from D at `cierre` to D + 1 at `cierre` (23 or 25 hours
+    /// across a change of daylight-saving time; a close that a change skips
+    /// is the first minute after it).
     public static func days(from desde: (year: Int, month: Int, day: Int), through count: Int,
-                            zone: TimeZone) -> [(fecha: String, start: Int64, end: Int64)] {
+                            zone: TimeZone, cierre: Int = 0) -> [(fecha: String, start: Int64, end: Int64)] {
         let cal = calendar(zone)
         guard let first = cal.date(from: DateComponents(year: desde.year, month: desde.month, day: desde.day)) else { return [] }
+        let opening = { (day: Date) -> Int64 in
+            let midnight = cal.startOfDay(for: day)
+            guard cierre > 0, let at = cal.date(bySettingHour: cierre / 60, minute: cierre % 60, second: 0, of: midnight,
+                                                matchingPolicy: .nextTime) else { return Int64(midnight.timeIntervalSince1970) }
+            return Int64(at.timeIntervalSince1970)
+        }
         var out: [(String, Int64, Int64)] = []
-        var start = cal.startOfDay(for: first)
+        var day = cal.startOfDay(for: first)
         for _ in 0..<count {
-            guard let next = cal.date(byAdding: .day, value: 1, to: start) else { break }
-            let c = cal.dateComponents([.year, .month, .day], from: start)
-            out.append(("\(pad(c.year ?? 0, 4))-\(pad(c.month ?? 0))-\(pad(c.day ?? 0))",
-                        Int64(start.timeIntervalSince1970), Int64(cal.startOfDay(for: next).timeIntervalSince1970)))
-            start = cal.startOfDay(for: next)
+            guard let next = cal.date(byAdding: .day, value: 1, to: day) else { break }
+            let c = cal.dateComponents([.year, .month, .day], from: day)
+            out.append(("\(pad(c.year ?? 0, 4))-\(pad(c.month ?? 0))-\(pad(c.day ?? 0))", opening(day), opening(next)))
+            day = cal.startOfDay(for: next)
         }
         return out
+    }
+
+    /// The business day (`YYYY-MM-DD`) of instant `t` in `zone` when the day
+    /// closes at `cierre` minutes after midnight: before it, the day before.
+    public static func businessDay(_ t: Int64, zone: TimeZone, cierre: Int) -> String {
+        guard cierre > 0 else { return day(t, zone: zone) }
+        let cal = calendar(zone)
+        let date = Date(timeIntervalSince1970: TimeInterval(t))
+        let c = cal.dateComponents([.hour, .minute], from: date)
+        guard (c.hour ?? 0) * 60 + (c.minute ?? 0) < cierre, let before = cal.date(byAdding: .day, value: -1, to: date) else { return day(t, zone: zone) }
+        return day(Int64(before.timeIntervalSince1970), zone: zone)
     }
 
     /// Days from `a` to `b` counting both ends (negative when `b` is before `a`).

@@ -87,7 +87,7 @@ struct BillRoutes: Feature {
             responses: ["200": ["description": "The invoices (JSON), or with `formato=csv` a header line and one line per invoice.",
                                 "content": Spec.json(.list(.ref("Factura"))).with("text/csv; charset=utf-8", ["schema": ["type": "string"]])],
                         "503": .readsBusy])) { r in
-            let range = try DayRange(r.http, today: LocalTime.day(bill.now(), zone: bill.zone))
+            let range = try DayRange(r.http, today: bill.today)
             let csv = try Self.formato(r.http, ["json", "csv"]) == "csv"
             return try r.offLoop {
                 let facturas = try bill.facturas(range)
@@ -123,7 +123,7 @@ struct BillRoutes: Feature {
             responses: ["200": ["description": "The report (JSON), or with `formato=texto` as text for a 42-column printer.",
                                 "content": Spec.json(.ref("InformeCaja")).with("text/plain; charset=utf-8", ["schema": ["type": "string"]])],
                         "503": .readsBusy])) { r in
-            let range = try DayRange(r.http, today: LocalTime.day(bill.now(), zone: bill.zone))
+            let range = try DayRange(r.http, today: bill.today)
             let texto = try Self.formato(r.http, ["json", "texto"]) == "texto"
             return try r.offLoop {
                 let informe = try bill.caja(range)

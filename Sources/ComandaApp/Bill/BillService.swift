@@ -18,9 +18,12 @@ final class BillService: Sendable {
     let pruebas: Bool
     /// The records are sent to the AEAT (`envio` not `no`): the ticket says it is verifiable.
     let enviando: Bool
+    /// When the business day closes, in minutes after midnight.
+    let cierre: Int
 
     init(database: AppDatabase, now: @escaping @Sendable () -> Int64, zone: TimeZone, empresa: Empresa?, serie: String, pruebas: Bool = false,
-         enviando: Bool = false) {
+         enviando: Bool = false, cierre: Int = 0) {
+        self.cierre = cierre
         self.database = database
         self.pruebas = pruebas
         self.enviando = enviando
@@ -64,9 +67,12 @@ final class BillService: Sendable {
         return (png, factura.huella)
     }
 
-    /// The days of `range` in the restaurant's zone, as [start, end).
+    /// Today's business day (`YYYY-MM-DD`): the default of the reports' days.
+    var today: String { LocalTime.businessDay(now(), zone: zone, cierre: cierre) }
+
+    /// The business days of `range` in the restaurant's zone, as [start, end).
     private func span(_ range: DayRange) throws -> (start: Int64, end: Int64) {
-        let days = try range.days(zone: zone)
+        let days = try range.days(zone: zone, cierre: cierre)
         guard let start = days.first?.start, let end = days.last?.end else { return (0, 0) }
         return (start, end)
     }

@@ -77,12 +77,13 @@ struct DayRange {
         self.hasta = hasta
     }
 
-    /// The days in the restaurant's zone: at least one, at most 366 (else 422 `hasta`).
-    func days(zone: TimeZone) throws -> [(fecha: String, start: Int64, end: Int64)] {
+    /// The days in the restaurant's zone: at least one, at most 366 (else 422 `hasta`);
+    /// business days closing at `cierre` minutes after midnight where given.
+    func days(zone: TimeZone, cierre: Int = 0) throws -> [(fecha: String, start: Int64, end: Int64)] {
         let count = LocalTime.span(desde, hasta)
         guard count >= 1 else { throw APIError.validation("hasta", "must not be before desde") }
         guard count <= 366 else { throw APIError.validation("hasta", "the range may cover at most 366 days") }
-        return LocalTime.days(from: desde, through: count, zone: zone)
+        return LocalTime.days(from: desde, through: count, zone: zone, cierre: cierre)
     }
 }
 

@@ -1,25 +1,31 @@
 import ComandaHTTP
+import Foundation
 
 /// `GET /ajustes`: what every page needs to know of the restaurant, for
 /// anyone: its name and its time zone (pages show times in the
-/// restaurant's zone, whatever the tablet's or the guest's phone's is).
+/// restaurant's zone, whatever the tablet's or the guest's phone's is), and
+/// when its business day closes (the manager's pages read days as those).
 struct SettingsRoutes: Feature {
     let nombreRestaurante: String
     let zonaHoraria: String
+    /// Minutes after midnight.
+    var cierreDia = 0
 
     func register(on router: inout Routes) {
         let body = JSONWriter.write(capacity: 128) { w in
             w.object { w in
+                w.key("cierreDia"); w.string(String(format: "%02d:%02d", cierreDia / 60, cierreDia % 60))
                 w.key("nombreRestaurante"); w.string(nombreRestaurante)
                 w.key("zonaHoraria"); w.string(zonaHoraria)
             }
         }
         router.add(.GET, "/ajustes", .anyone, .op(
-            "The restaurant's name and time zone, for every page (times are shown in the restaurant's zone).",
+            "The restaurant's name, time zone and business day's close, for every page (times are shown in the restaurant's zone).",
             id: "ajustes",
             tags: ["Operations"],
             responses: [
-                "200": .ok(.obj(["nombreRestaurante": ["type": "string", "minLength": 1, "maxLength": 60], "zonaHoraria": ["type": "string", "description": "An IANA time zone name."]])),
+                "200": .ok(.obj(["nombreRestaurante": ["type": "string", "minLength": 1, "maxLength": 60], "zonaHoraria": ["type": "string", "description": "An IANA time zone name."],
+                                  "cierreDia": ["type": "string", "pattern": "^[0-2][0-9]:[0-5][0-9]$", "description": "When the business day closes (HH:MM)."]])),
             ])) { _ in
             var response = HTTPResponse.json(body)
             response.headers.add("Cache-Control", "no-cache")

@@ -7,18 +7,21 @@ final class ReportService: Sendable {
     private let database: AppDatabase
     let zone: TimeZone
     private let now: @Sendable () -> Int64
+    /// When the business day closes, in minutes after midnight.
+    private let cierre: Int
 
-    init(database: AppDatabase, zone: TimeZone, now: @escaping @Sendable () -> Int64) {
+    init(database: AppDatabase, zone: TimeZone, cierre: Int = 0, now: @escaping @Sendable () -> Int64) {
         self.database = database
         self.zone = zone
+        self.cierre = cierre
         self.now = now
     }
 
-    /// Today in the restaurant's zone (`YYYY-MM-DD`).
-    var today: String { LocalTime.day(now(), zone: zone) }
+    /// Today's business day in the restaurant's zone (`YYYY-MM-DD`).
+    var today: String { LocalTime.businessDay(now(), zone: zone, cierre: cierre) }
 
-    /// The sales of the days asked for.
+    /// The sales of the business days asked for.
     func ventas(_ range: DayRange) throws -> InformeVentas {
-        try database.informeVentas(dias: try range.days(zone: zone))
+        try database.informeVentas(dias: try range.days(zone: zone, cierre: cierre))
     }
 }

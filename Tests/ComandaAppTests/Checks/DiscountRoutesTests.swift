@@ -137,6 +137,30 @@ import Testing
         }
     }
 
+    /// With `cierreDia` 06:00, an invoice at 00:30 on Friday night belongs to Friday: in Friday's /facturas and
+    /// cash report, not Saturday's; with no `desde`, the reports read today's business day.
+    @Test func theBusinessDay() throws {
+        let clock = TestClock()
+        clock.set(1_795_822_200)   // 2026-11-28 00:30 in Madrid (23:30 UTC on the 27th)
+        let (app, db) = try makeUserApp(clock: clock) { config in
+            config.empresaNif = "B12345674"
+            config.zonaHoraria = "Europe/Madrid"
+            config.cierreDia = 6 * 60
+        }
+        try withServer(responder: app) { _, port in
+            let c = try TestClient(port: port)
+            let boss = try c.staff("jefa", .gerente, db), waiter = try c.staff("luis", .camarero, db)
+            let (cuenta, _, _) = try sentCheck(c, db, boss: boss, waiter: waiter, "N1")
+            #expect(try c.postJSON("/cuentas/\(cuenta)/cobros", #"{"metodo": "tarjeta"}"#, token: waiter).status == 201)
+            let friday = (try c.authed("GET", "/facturas?desde=2026-11-27&hasta=2026-11-27", boss).json as? [[String: Any]]) ?? []
+            let saturday = (try c.authed("GET", "/facturas?desde=2026-11-28&hasta=2026-11-28", boss).json as? [[String: Any]]) ?? []
+            #expect(friday.count == 1 && saturday.isEmpty)
+            let today = json(try c.authed("GET", "/informes/caja", boss))
+            #expect(today["desde"] as? String == "2026-11-27" && today["facturas"] as? Int == 1, "\(today)")
+            #expect(json(try c.authed("GET", "/informes/ventas", boss))["desde"] as? String == "2026-11-27")
+        }
+    }
+
     /// RFC 4180: a field with a comma, a quote or a line break is quoted, its quotes doubled.
     @Test func csvQuoting() {
         #expect(BillReports.quoted("T2026-000001") == "T2026-000001")

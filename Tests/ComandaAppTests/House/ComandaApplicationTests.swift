@@ -161,6 +161,13 @@ private func get(_ target: String, _ headers: [(String, String)] = []) -> HTTPRe
         } catch {
             #expect(error.description.hasPrefix(#"invalid setting empresaNif = "1234" from COMANDA_EMPRESA_NIF: expected a Spanish NIF"#))
         }
+        // The business day's close.
+        #expect(try AppConfiguration.load(file: "/nonexistent", fileRequired: false, environment: ["COMANDA_CIERRE_DIA": "06:00"], flags: []).cierreDia == 360)
+        for bad in ["6:00", "24:00", "06:60", "0600", "aa:bb"] {
+            #expect(throws: ConfigurationError.self, "\(bad)") {
+                try AppConfiguration.load(file: "/nonexistent", fileRequired: false, environment: ["COMANDA_CIERRE_DIA": bad], flags: [])
+            }
+        }
         // A wrong check character stops start-up with one line, as a bad shape does.
         do {
             _ = try AppConfiguration.load(file: "/nonexistent", fileRequired: false, environment: ["COMANDA_EMPRESA_NIF": "B12345678"], flags: [])
