@@ -98,6 +98,9 @@ function lineRow(l) {
   if (l.notas) li.append(Staff.el("div", "note", "«" + l.notas + "»"));
   const bottom = Staff.el("div", "bottom");
   bottom.append(Staff.el("span", "state " + l.estado, (l.origen === "cliente" ? "Cliente · " : "") + ESTADO[l.estado]));
+  if (l.descuento) {
+    bottom.append(Staff.el("span", "descuento", l.descuento.porcentaje === 100 ? "Invitación" : "Dto. " + l.descuento.porcentaje + " %"));
+  }
   if (l.estado === "pendiente") {
     bottom.append(
       Staff.button("−", "quiet small", () => change(l, { cantidad: l.cantidad - 1 })),
@@ -107,6 +110,23 @@ function lineRow(l) {
     bottom.querySelectorAll("button")[1].setAttribute("aria-label", "Uno más de " + l.nombre);
   } else if (l.estado === "preparada" && l.comanda_id) {
     bottom.append(Staff.button("Servida ✓", "ok small serve", () => act("POST", "/cuentas/" + shown.id + "/comandas/" + l.comanda_id + "/servida")));
+  }
+  // The manager's corrections of a sent line (only a manager sees them: the
+  // server allows them to no one else, and a waiter hands the phone over or
+  // calls the manager, who logs in on theirs).
+  if (esGerente && l.estado !== "pendiente" && l.estado !== "anulada" && !(shown.facturas || []).length) {
+    const name = l.nombre;
+    bottom.append(
+      Staff.button("Invitar", "quiet small", () => ajustar(l, "invitar")),
+      Staff.button("Descuento", "quiet small", () => ajustar(l, "descuento")),
+      Staff.button("Anular", "bad small", () => ajustar(l, "anular")));
+    const buttons = bottom.querySelectorAll("button");
+    buttons[buttons.length - 3].setAttribute("aria-label", "Invitar a " + name);
+    buttons[buttons.length - 2].setAttribute("aria-label", "Descuento en " + name);
+    buttons[buttons.length - 1].setAttribute("aria-label", "Anular " + name);
+  } else if (esGerente && l.estado !== "pendiente" && l.estado !== "anulada") {
+    bottom.append(Staff.button("Anular", "bad small", () => ajustar(l, "anular")));
+    bottom.lastChild.setAttribute("aria-label", "Anular " + l.nombre);
   }
   li.append(bottom);
   return li;
@@ -410,6 +430,9 @@ function message(e) {
     nada_que_marchar: "No queda nada en espera de ese curso.",
     cuenta_cerrada: "La cuenta ya está cerrada.",
     mesa_no_libre: "Esa mesa ya no está libre.",
+    cuenta_con_cobros: "La cuenta ya tiene un cobro: su descuento ya no se puede cambiar.",
+    linea_anulada: "Esa línea está anulada.",
+    linea_cobrada: "Esa línea ya está cobrada: anule antes su factura.",
   };
   if (code === "validation_failed" && e.error.field === "opciones") return "Elija las opciones del plato.";
   if (code === "validation_failed" && e.error.field === "cantidad") return "La cantidad va de 1 a 100.";
@@ -422,6 +445,45 @@ function toast(id, text) {
   t.hidden = false;
   clearTimeout(t.timer);
   t.timer = setTimeout(() => { t.hidden = true; }, 3000);
+}
+
+// A manager's correction of a line: an invitation, a discount or a void, each with its reason.
+let esGerente = false;
+const MOTIVOS_AJUSTE = {
+  invitar: ["Invita la casa", "Cumpleaños", "Cliente habitual", "Tardó mucho"],
+  descuento: ["Se coció de nuevo", "Tardó mucho", "Cliente habitual", "No era lo pedido"],
+  anular: ["Devuelto a cocina", "Pedido por error", "Agotado", "No le gustó"],
+};
+function ajustar(l, tipo) {
+  let porcentaje = tipo === "invitar" ? 100 : 10;
+  $("ajuste-title").textContent = (tipo === "invitar" ? "Invitar a " : tipo === "descuento" ? "Descuento en " : "Anular ") + l.cantidad + " × " + l.nombre;
+  $("ajuste-si").textContent = tipo === "invitar" ? "Invitar" : tipo === "descuento" ? "Aplicar descuento" : "Anular";
+  $("ajuste-si").className = tipo === "anular" ? "bad" : "go";
+  $("ajuste-error").textContent = "";
+  $("ajuste-motivo").value = "";
+  const chips = $("ajuste-porcentajes");
+  chips.hidden = tipo !== "descuento";
+  const pct = [10, 15, 20, 25, 50].map(n => {
+    const b = Staff.button(n + " %", "quiet small", () => { porcentaje = n; for (const x of pct) x.setAttribute("aria-pressed", String(x === b)); });
+    b.setAttribute("aria-pressed", String(n === porcentaje));
+    return b;
+  });
+  chips.replaceChildren(Staff.el("legend", null, "Descuento"), ...pct);
+  $("ajuste-motivos").replaceChildren(...MOTIVOS_AJUSTE[tipo].map(m => Staff.button(m, "quiet small", () => { $("ajuste-motivo").value = m; })));
+  $("ajuste-si").onclick = async () => {
+    const motivo = $("ajuste-motivo").value.trim();
+    if (!motivo) { $("ajuste-error").textContent = "Escriba o elija el motivo."; return; }
+    const base = "/cuentas/" + shown.id + "/lineas/" + l.id;
+    try {
+      if (tipo === "anular") await Staff.api("POST", base + "/anular", { motivo });
+      else await Staff.api("POST", base + "/descuento", { porcentaje, motivo });
+      $("ajuste").close();
+      refresh();
+    } catch (e) {
+      if (e.status !== 401) $("ajuste-error").textContent = message(e);
+    }
+  };
+  $("ajuste").showModal();
 }
 
 async function act(method, path, body) {
@@ -649,7 +711,8 @@ tickClock();
 setInterval(tickClock, 1000);
 setInterval(() => { if (Floor.mesas().length && mesaID === null && sueltaID === null) renderFloor({ mesas: Floor.mesas() }); }, 30000);
 
-Staff.login(["camarero", "gerente"], () => {
+Staff.login(["camarero", "gerente"], (me) => {
+  esGerente = me.rol === "gerente";
   floorFeed = Staff.live({ stream: "/mesas/eventos", ticket: true, events: { mesas: renderFloor },
                            poll: "/mesas", ms: POLL_MS, render: renderFloor });
   checksFeed = Staff.live({ stream: "/cuentas/eventos", ticket: true, events: { cuentas: allChecks, cuenta: oneCheck },

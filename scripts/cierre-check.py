@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""cierre-check.py BINARY [SCREENSHOT]: the manager closes the day on /gestion in a real browser.
+"""cierre-check.py BINARY [SHOTS_DIR]: the manager corrects a check on the waiter's phone and closes the day on /gestion.
 
 comanda with a company set (Europe/Madrid) and an evening made through the
 API as the staff would: a table with a dish discounted 10 % by the manager
 and paid in cash with a tip, a table whose flan the house invites, paid by
-card in two shares, a line voided by the manager. As the manager on
+card in two shares, a line voided by the manager. On a phone (390 px) the
+manager opens a third table on /camarero and, by tapping, invites a dish,
+takes 20 % off another and voids a third, each with a reason chip (the
+waiter's phone shows none of these to a waiter). As the manager on
 /gestion → Cierre: the day's figures (invoices, total, cash in the drawer,
 discounts) equal GET /informes/caja's; by method, VAT, tips, discounts and
 voided lines are listed; the CSV for the accountant downloads and its
@@ -22,7 +25,7 @@ from browsercheck import Server, browser, fail as failed, log_in, waiting
 from selenium.webdriver.common.by import By
 
 BIN = sys.argv[1] if len(sys.argv) > 1 else ".build/debug/comanda"
-SHOT = sys.argv[2] if len(sys.argv) > 2 else None
+SHOTS = sys.argv[2] if len(sys.argv) > 2 else None
 
 
 def fail(message):
@@ -80,6 +83,55 @@ def main():
             status, body = call("POST", f"/cuentas/{c2}/cobros", {"metodo": "tarjeta", "partes": 2}, waiter)
             if status != 201:
                 fail(f"card share: {status} {body}")
+        # Table 3, corrected on the phone by the manager.
+        c3 = seat("C3")
+        for plato, n in [(first, 1), (second, 2), (first, 3)]:
+            call("POST", f"/cuentas/{c3}/lineas", {"plato_id": plato, "cantidad": n}, waiter)
+        call("POST", f"/cuentas/{c3}/enviar", {}, waiter)
+        mesa3 = call("GET", f"/cuentas/{c3}", token=waiter)[1]["mesa_id"]
+        phone = browser(390, 844)
+        try:
+            log_in(phone, server.base + "/camarero", "luis", "sala-1234")
+            phone.get(server.base + f"/camarero#mesa-{mesa3}")
+            waiting(phone).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#lines li.line")) == 3)
+            if phone.find_elements(By.XPATH, "//button[text()='Invitar' or text()='Descuento' or text()='Anular']"):
+                fail("a waiter's phone offers the manager's corrections")
+            phone.find_element(By.ID, "logout").click() if phone.find_element(By.ID, "logout").is_displayed() else None
+            phone.execute_script("sessionStorage.clear()")
+            log_in(phone, server.base + "/camarero", "jefa", "cierre-1234")
+            phone.get(server.base + f"/camarero#mesa-{mesa3}")
+            wait = waiting(phone)
+            wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#lines li.line button")) >= 9)
+
+            def correct(index, action, chip, percent=None):
+                line = phone.find_elements(By.CSS_SELECTOR, "#lines li.line")[index]
+                button = line.find_element(By.XPATH, f".//button[text()='{action}']")
+                phone.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+                button.click()
+                dialog = wait.until(lambda d: d.find_element(By.ID, "ajuste") if d.find_element(By.ID, "ajuste").is_displayed() else None)
+                if percent:
+                    dialog.find_element(By.XPATH, f".//button[text()='{percent} %']").click()
+                dialog.find_element(By.XPATH, f".//button[text()='{chip}']").click()
+                dialog.find_element(By.ID, "ajuste-si").click()
+                wait.until(lambda d: not d.find_element(By.ID, "ajuste").is_displayed())
+
+            correct(0, "Invitar", "Cumpleaños")
+            wait.until(lambda d: "Invitación" in d.find_elements(By.CSS_SELECTOR, "#lines li.line")[0].text)
+            correct(1, "Descuento", "Tardó mucho", 20)
+            wait.until(lambda d: "Dto. 20 %" in d.find_elements(By.CSS_SELECTOR, "#lines li.line")[1].text)
+            if SHOTS:
+                phone.save_screenshot(os.path.join(SHOTS, "camarero-descuento.png"))
+            correct(2, "Anular", "Devuelto a cocina")
+            wait.until(lambda d: "anulada" in d.find_elements(By.CSS_SELECTOR, "#lines li.line")[2].get_attribute("class"))
+        finally:
+            phone.quit()
+        lines = call("GET", f"/cuentas/{c3}", token=boss)[1]["lineas"]
+        got = [(l["descuento"] or {}).get("porcentaje") for l in lines], [l["estado"] for l in lines][2]
+        if got != ([100, 20, None], "anulada"):
+            fail(f"the phone's corrections did not land: {got}")
+        status, body = call("POST", f"/cuentas/{c3}/cobros", {"metodo": "tarjeta"}, waiter)
+        if status != 201:
+            fail(f"paying the corrected check: {status} {body}")
         caja = call("GET", "/informes/caja", token=boss)[1]
 
         download = os.path.join(server.work, "descargas")
@@ -97,7 +149,7 @@ def main():
                         "total-descuentos": money(caja["total_descuentos"])}
             if shown != expected:
                 fail(f"the close shows {shown}, /informes/caja says {expected}")
-            if caja["facturas"] != 3 or caja["total_descuentos"] <= 0 or caja["efectivo_en_caja"] <= 0:
+            if caja["facturas"] != 4 or caja["total_descuentos"] <= 0 or caja["efectivo_en_caja"] <= 0:
                 fail(f"the evening did not make what it should: {caja}")
             text = driver.find_element(By.ID, "cierre").text
             for words in ["Efectivo", "Tarjeta", "Se coció de nuevo", "(invitación)", "Devuelto a cocina", "Propinas por camarero"]:
@@ -126,11 +178,12 @@ def main():
             serious = [f"{v['id']}: {v['help']}" for v in axe.run()["violations"] if v.get("impact") in ("serious", "critical")]
             if serious:
                 fail("axe-core: " + "; ".join(serious))
-            if SHOT:
-                driver.save_screenshot(SHOT)
+            if SHOTS:
+                driver.save_screenshot(os.path.join(SHOTS, "cierre.png"))
         finally:
             driver.quit()
-    print(f"cierre-check: ok ({caja['facturas']} invoices, {money(caja['total'])}, cash in the drawer {money(caja['efectivo_en_caja'])}, "
+    print(f"cierre-check: ok (on the manager's phone: an invitation, 20 % off and a void by taps, none offered to a waiter; "
+          f"{caja['facturas']} invoices, {money(caja['total'])}, cash in the drawer {money(caja['efectivo_en_caja'])}, "
           f"discounts {money(caja['total_descuentos'])}: the page and the CSV equal /informes/caja; axe clean)")
 
 
