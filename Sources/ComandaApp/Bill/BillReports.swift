@@ -46,8 +46,10 @@ enum BillReports {
     /// The invoices as CSV for the accountant (RFC 4180: a field with a
     /// comma, a quote or a line break quoted, its quotes doubled; lines end
     /// in `\n`), in the order given, voided ones with their amounts.
-    static func csv(_ facturas: [Factura], zone: TimeZone) -> String {
+    static func csv(_ facturas: [(numero: String, fecha: Int64, estado: String, metodo: String, importe: Int, desglose: [ParteIVA])],
+                    zone: TimeZone) -> String {
         var out = cabeceraCSV
+        out.reserveCapacity(cabeceraCSV.utf8.count + facturas.count * 96)
         for f in facturas {
             var parts: [Int: (base: Int, cuota: Int)] = [4: (0, 0), 10: (0, 0), 21: (0, 0), -1: (0, 0)]
             for p in f.desglose {
@@ -55,11 +57,11 @@ enum BillReports {
                 parts[key, default: (0, 0)].base += p.base
                 parts[key, default: (0, 0)].cuota += p.cuota
             }
-            var fields = [f.numero, LocalTime.day(f.fecha, zone: zone), "F2", f.estado.rawValue, "", "", f.metodo.rawValue]
+            var fields = [f.numero, LocalTime.day(f.fecha, zone: zone), "F2", f.estado, "", "", f.metodo]
             for key in [4, 10, 21, -1] {
                 fields += [Verifactu.importe(parts[key]?.base ?? 0), Verifactu.importe(parts[key]?.cuota ?? 0)]
             }
-            fields.append(Verifactu.importe(f.importeCentimos))
+            fields.append(Verifactu.importe(f.importe))
             out += fields.map(quoted).joined(separator: ",") + "\n"
         }
         return out

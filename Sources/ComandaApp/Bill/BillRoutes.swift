@@ -90,10 +90,9 @@ struct BillRoutes: Feature {
             let range = try DayRange(r.http, today: bill.today)
             let csv = try Self.formato(r.http, ["json", "csv"]) == "csv"
             return try r.offLoop {
-                let facturas = try bill.facturas(range)
-                guard csv else { return .json(BillJSON.facturas(facturas)) }
+                guard csv else { return .json(BillJSON.facturas(try bill.facturas(range))) }
                 var response = HTTPResponse(status: .ok, headers: HTTPHeaders([("Content-Type", "text/csv; charset=utf-8")]),
-                                            body: Array(BillReports.csv(facturas, zone: bill.zone).utf8))
+                                            body: Array(BillReports.csv(try bill.facturasResumen(range), zone: bill.zone).utf8))
                 response.headers.add("Content-Disposition", "attachment; filename=\"facturas-\(range.desdeText)-\(range.hastaText).csv\"")
                 return response
             }

@@ -77,6 +77,12 @@ final class BillService: Sendable {
         return (start, end)
     }
 
+    /// The invoices of those days for the accountant's CSV (no lines read).
+    func facturasResumen(_ range: DayRange) throws -> [(numero: String, fecha: Int64, estado: String, metodo: String, importe: Int, desglose: [ParteIVA])] {
+        let (start, end) = try span(range)
+        return try database.facturasResumen(desde: start, hasta: end)
+    }
+
     func facturas(_ range: DayRange) throws -> [Factura] {
         let (start, end) = try span(range)
         return try database.facturas(desde: start, hasta: end)
@@ -93,9 +99,7 @@ final class BillService: Sendable {
     /// VAT rate, the voided ones counted, the voided lines, the tips per waiter.
     func caja(_ range: DayRange) throws -> InformeCaja {
         let (start, end) = try span(range)
-        let facturas = try database.facturas(desde: start, hasta: end)
-        let cobros = try database.cobros(desde: start, hasta: end)
-        var informe = InformeCaja(facturas: facturas, cobros: cobros, lineasAnuladas: try database.lineasAnuladas(desde: start, hasta: end))
+        var informe = InformeCaja(try database.resumenCaja(desde: start, hasta: end), lineasAnuladas: try database.lineasAnuladas(desde: start, hasta: end))
         informe.descuentos = try database.descuentos(desde: start, hasta: end)
         return informe
     }
@@ -117,29 +121,16 @@ struct InformeCaja {
     /// The discounts in force on the lines of the invoices counted.
     var descuentos: [(nombre: String, cantidad: Int, porcentaje: Int, importe: Int, motivo: String, gerente: String?)] = []
 
-    init(facturas list: [Factura], cobros: [(pago: Pago, facturaID: Int64, camarero: Persona?, anulada: Bool)],
-         lineasAnuladas: [(nombre: String, cantidad: Int, motivo: String, gerente: String?)]) {
-        let emitidas = list.filter { $0.estado == .emitida }
-        facturas = emitidas.count
-        anuladas = list.count - emitidas.count
-        total = emitidas.reduce(0) { $0 + $1.importeCentimos }
-        var byRate: [Int: (base: Int, cuota: Int)] = [:]
-        for f in emitidas { for p in f.desglose { byRate[p.iva, default: (0, 0)].base += p.base; byRate[p.iva, default: (0, 0)].cuota += p.cuota } }
-        iva = byRate.keys.sorted().compactMap { rate in byRate[rate].map { ParteIVA(iva: rate, base: $0.base, cuota: $0.cuota) } }
-        // The amounts of invoices not voided; the tips of every payment: a tip is never invoiced, and
-        // voiding an invoice to charge it again gives no cash back (the tip is in the drawer all the same).
-        porMetodo = MetodoPago.allCases.compactMap { metodo in
-            let all = cobros.filter { $0.pago.metodo == metodo }
-            let kept = all.filter { !$0.anulada }
-            let tips = all.reduce(0) { $0 + $1.pago.propinaCentimos }
-            return kept.isEmpty && tips == 0 ? nil : (metodo, kept.reduce(0) { $0 + $1.pago.importeCentimos }, tips)
+    /// From the sums SQLite made (a year of invoices is never read whole).
+    init(_ r: ResumenCaja, lineasAnuladas: [(nombre: String, cantidad: Int, motivo: String, gerente: String?)]) {
+        facturas = r.facturas
+        total = r.total
+        anuladas = r.anuladas
+        iva = r.iva
+        porMetodo = MetodoPago.allCases.compactMap { m in
+            r.porMetodo.first { $0.metodo == m }.flatMap { $0.importe == 0 && $0.propinas == 0 ? nil : $0 }
         }
-        var tips: [Int64: (Persona, Int)] = [:]
-        for c in cobros where c.pago.propinaCentimos > 0 {
-            guard let who = c.camarero else { continue }
-            tips[who.id, default: (who, 0)].1 += c.pago.propinaCentimos
-        }
-        propinas = tips.keys.sorted().compactMap { tips[$0].map { (camarero: $0.0, propinas: $0.1) } }
+        propinas = r.propinas
         self.lineasAnuladas = lineasAnuladas
     }
 }

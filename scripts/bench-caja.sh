@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# bench-caja.sh [INVOICES]: the close of the day over a year of a busy
+# restaurant. Makes INVOICES invoices (default 150,000: payments of 0,01 €
+# through the API, synchronous NORMAL to make them quickly), then restarts
+# the release build on CPU 0 and asks, from CPU 1, GET /informes/caja and
+# GET /facturas?formato=csv over the whole year (desde = the first
+# invoice's day, hasta = today) five times each: the time to the whole
+# answer (curl's time_total), each and their median, and the CSV's size.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+INVOICES=${1:-150000}
+BIN=${COMANDA_BIN:-.build/release/comanda}
+[ -n "${COMANDA_BIN:-}" ] || swift build -c release --product comanda >&2
+command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
+WORK=$(mktemp -d)
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+export COMANDA_EMPRESA_NIF=B12345674 COMANDA_EMPRESA_RAZON_SOCIAL="Casa Pepe S.L." COMANDA_ZONA_HORARIA=Europe/Madrid COMANDA_SCRYPT_LOG_N=12
+printf 'contraseña-de-carga\n' > "$WORK/pw"
+"$BIN" create-staff jefa --rol gerente --database "$WORK/y.sqlite" --password-file "$WORK/pw" >/dev/null
+PID=""
+trap '[ -z "$PID" ] || kill -TERM $PID 2>/dev/null; wait 2>/dev/null; rm -rf "$WORK"' EXIT
+serve() {
+  COMANDA_TRUSTED_ADDRESSES=127.0.0.1 taskset -c 0 "$BIN" serve --host 127.0.0.1 --port "$PORT" --database "$WORK/y.sqlite" --log-level notice \
+    >>"$WORK/server.log" 2>&1 &
+  PID=$!
+  for _ in $(seq 1 100); do curl -sf -m 1 -o /dev/null "http://127.0.0.1:$PORT/health" && break; sleep 0.1; done
+}
+COMANDA_SYNCHRONOUS=normal serve
+python3 - "$PORT" "$WORK/pay.lua" <<'PY'
+import sys
+sys.path.insert(0, "scripts")
+from benchapi import Api
+port, out = sys.argv[1], sys.argv[2]
+api = Api(port)
+plato = [p["id"] for p in api.call("GET", "/platos") if p["nombre"] == "Chuletón de ternera"][0]
+cuentas = []
+for i in range(1, 257):
+    mesa = api.call("POST", "/mesas", {"nombre": f"T{i}", "zona": "Sala", "plazas": 4})["id"]
+    cuenta = api.call("POST", f"/mesas/{mesa}/sentar", {"comensales": 4})["id"]
+    api.call("POST", f"/cuentas/{cuenta}/lineas", {"plato_id": plato, "cantidad": 99})
+    api.call("POST", f"/cuentas/{cuenta}/enviar", {})
+    cuentas.append(cuenta)
+with open(out, "w") as f:
+    f.write('token = "%s"\ncuentas = {%s}\n' % (api.token, ",".join(map(str, cuentas))))
+    f.write('''local counter = 0
+request = function()
+  counter = counter + 1
+  local headers = { ["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. token }
+  return wrk.format("POST", "/cuentas/" .. cuentas[(counter % #cuentas) + 1] .. "/cobros", headers, '{"metodo": "tarjeta", "importe": 0.01}')
+end
+''')
+PY
+count() { python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM factura").fetchone()[0])' "$WORK/y.sqlite"; }
+while [ "$(count)" -lt "$INVOICES" ]; do taskset -c 1 wrk -t1 -c64 -d5s -s "$WORK/pay.lua" "http://127.0.0.1:$PORT" >/dev/null; done
+# Spread them over the year: a busy restaurant's 365 days, not one afternoon.
+python3 - "$WORK/y.sqlite" <<'PY'
+import sqlite3, sys, time
+db = sqlite3.connect(sys.argv[1])
+n = db.execute("SELECT count(*) FROM factura").fetchone()[0]
+now = int(time.time())
+# Invoices are never changed: the spreading goes behind the triggers' back, on this throw-away copy only.
+triggers = db.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN ('factura', 'cobro')").fetchall()
+for name, _ in triggers: db.execute(f"DROP TRIGGER {name}")
+db.execute("UPDATE factura SET fecha = ? - (? - id) * (365 * 86400 / ?)", (now, n, n))
+db.execute("UPDATE cobro SET fecha = (SELECT fecha FROM factura WHERE factura.id = cobro.factura_id)")
+for _, sql in triggers: db.execute(sql)
+db.commit()
+PY
+kill -TERM $PID; wait $PID || true; PID=""
+echo "invoices: $(count), over the last 365 days"
+serve
+TOKEN=$(python3 -c 'import sys; sys.path.insert(0, "scripts"); from benchapi import Api; print(Api(sys.argv[1]).token)' "$PORT")
+DESDE=$(python3 -c 'import datetime; print((datetime.date.today() - datetime.timedelta(days=365)).isoformat())')
+HASTA=$(python3 -c 'import datetime; print(datetime.date.today().isoformat())')
+for what in "informes/caja?desde=$DESDE&hasta=$HASTA" "facturas?desde=$DESDE&hasta=$HASTA&formato=csv"; do
+  times=()
+  for _ in 1 2 3 4 5; do
+    t=$(taskset -c 1 curl -s -o "$WORK/answer" -w '%{time_total} %{http_code} %{size_download}' -H "Authorization: Bearer $TOKEN" "http://127.0.0.1:$PORT/$what")
+    times+=("$t")
+  done
+  printf '%s\n' "${times[@]}" | python3 -c '
+import statistics, sys
+rows = [l.split() for l in sys.stdin if l.strip()]
+secs = [float(r[0]) for r in rows]
+print(sys.argv[1].split("?")[0], "status", rows[0][1], "bytes", rows[0][2], "times", " ".join(f"{s:.3f}" for s in secs), "median", f"{statistics.median(secs):.3f} s")' "$what"
+done
