@@ -6,6 +6,8 @@
 # GET /facturas?formato=csv over the whole year (desde = the first
 # invoice's day, hasta = today) five times each: the time to the whole
 # answer (curl's time_total), each and their median, and the CSV's size.
+# With COMANDA_BIN_BEFORE, that build answers too, against the same database,
+# alternating with COMANDA_BIN, ROUNDS (default 3) rounds each.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 INVOICES=${1:-150000}
@@ -68,19 +70,28 @@ db.commit()
 PY
 kill -TERM $PID; wait $PID || true; PID=""
 echo "invoices: $(count), over the last 365 days"
-serve
-TOKEN=$(python3 -c 'import sys; sys.path.insert(0, "scripts"); from benchapi import Api; print(Api(sys.argv[1]).token)' "$PORT")
-DESDE=$(python3 -c 'import datetime; print((datetime.date.today() - datetime.timedelta(days=365)).isoformat())')
-HASTA=$(python3 -c 'import datetime; print(datetime.date.today().isoformat())')
-for what in "informes/caja?desde=$DESDE&hasta=$HASTA" "facturas?desde=$DESDE&hasta=$HASTA&formato=csv"; do
-  times=()
-  for _ in 1 2 3 4 5; do
-    t=$(taskset -c 1 curl -s -o "$WORK/answer" -w '%{time_total} %{http_code} %{size_download}' -H "Authorization: Bearer $TOKEN" "http://127.0.0.1:$PORT/$what")
-    times+=("$t")
-  done
-  printf '%s\n' "${times[@]}" | python3 -c '
+measure() {
+  local label=$1
+  serve
+  TOKEN=$(python3 -c 'import sys; sys.path.insert(0, "scripts"); from benchapi import Api; print(Api(sys.argv[1]).token)' "$PORT")
+  DESDE=$(python3 -c 'import datetime; print((datetime.date.today() - datetime.timedelta(days=365)).isoformat())')
+  HASTA=$(python3 -c 'import datetime; print(datetime.date.today().isoformat())')
+  for what in "informes/caja?desde=$DESDE&hasta=$HASTA" "facturas?desde=$DESDE&hasta=$HASTA&formato=csv"; do
+    times=()
+    for _ in 1 2 3 4 5; do
+      t=$(taskset -c 1 curl -s -o "$WORK/answer" -w '%{time_total} %{http_code} %{size_download}' -H "Authorization: Bearer $TOKEN" "http://127.0.0.1:$PORT/$what")
+      times+=("$t")
+    done
+    printf '%s\n' "${times[@]}" | python3 -c '
 import statistics, sys
 rows = [l.split() for l in sys.stdin if l.strip()]
 secs = [float(r[0]) for r in rows]
-print(sys.argv[1].split("?")[0], "status", rows[0][1], "bytes", rows[0][2], "times", " ".join(f"{s:.3f}" for s in secs), "median", f"{statistics.median(secs):.3f} s")' "$what"
+print(sys.argv[2], sys.argv[1].split("?")[0], "status", rows[0][1], "bytes", rows[0][2], "times", " ".join(f"{s:.3f}" for s in secs), "median", f"{statistics.median(secs):.3f} s")' "$what" "$label"
+  done
+  kill -TERM $PID; wait $PID || true; PID=""
+}
+AFTER=$BIN
+for round in $(seq 1 "${ROUNDS:-3}"); do
+  if [ -n "${COMANDA_BIN_BEFORE:-}" ]; then BIN=$COMANDA_BIN_BEFORE measure "round $round before:"; fi
+  BIN=$AFTER measure "round $round after:"
 done
