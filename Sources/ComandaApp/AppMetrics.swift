@@ -137,7 +137,7 @@ public final class AppMetrics: HTTPServerObserver, Sendable {
         if let source = openConnectionsSource.withLock({ $0 }) { connections.record(source()) }
         if let source = openStreamsSource.withLock({ $0 }) { streams.record(source()) }
         if let size = try? database.sizeInBytes() { databaseSize.record(size) }
-        if let e = try? database.estadoEnvioVerifactu() {
+        if let e = try? database.recuentoVerifactu() {
             for (estado, gauge) in verifactuRegistros {
                 gauge.record(["sin_enviar": e.sinEnviar, "aceptado": e.aceptados, "aceptado_con_errores": e.aceptadosConErrores,
                               "rechazado": e.rechazados][estado] ?? 0)

@@ -60,22 +60,34 @@ extension AppDatabase {
         }
     }
 
+    /// The records by their state at the AEAT: the answered ones counted in
+    /// their own table, the waiting ones the rest of the chain (positions run
+    /// 1…n without a gap), with no pass over the records themselves.
+    public func recuentoVerifactu() throws(StoreError) -> EstadoEnvioVerifactu {
+        try read { db in try Self.recuento(db) }
+    }
+
+    private static func recuento(_ db: Database) throws -> EstadoEnvioVerifactu {
+        var e = EstadoEnvioVerifactu()
+        let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT coalesce(max(posicion), 0) FROM registro")) ?? 0
+        var answered = 0
+        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT estado, count(*) AS n FROM registro_envio GROUP BY estado")) {
+            let n: Int = row["n"]
+            answered += n
+            switch row["estado"] as String {
+            case "aceptado": e.aceptados = n
+            case "aceptado_con_errores": e.aceptadosConErrores = n
+            default: e.rechazados = n
+            }
+        }
+        e.sinEnviar = max(0, total - answered)
+        return e
+    }
+
     /// How the sending stands now.
     public func estadoEnvioVerifactu() throws(StoreError) -> EstadoEnvioVerifactu {
         try read { db in
-            var e = EstadoEnvioVerifactu()
-            for row in try Row.fetchAll(db, sql: """
-                SELECT coalesce(e.estado, 'sin_enviar') AS estado, count(*) AS n
-                FROM registro r LEFT JOIN registro_envio e ON e.posicion = r.posicion GROUP BY 1
-                """) {
-                let n: Int = row["n"]
-                switch row["estado"] as String {
-                case "aceptado": e.aceptados = n
-                case "aceptado_con_errores": e.aceptadosConErrores = n
-                case "rechazado": e.rechazados = n
-                default: e.sinEnviar = n
-                }
-            }
+            var e = try Self.recuento(db)
             if let row = try Row.fetchOne(db, sql: "SELECT * FROM verifactu_envio WHERE id = 1") {
                 e.ultimoFecha = row["ultimo_fecha"]
                 e.ultimoEstado = row["ultimo_estado"]
@@ -86,10 +98,19 @@ extension AppDatabase {
                 e.errorMensaje = row["error_mensaje"]
                 e.fallos = row["fallos"]
             }
-            e.esperandoDesde = try String.fetchOne(db, sql: """
-                SELECT r.fecha_hora_huso FROM registro r LEFT JOIN registro_envio e ON e.posicion = r.posicion
-                WHERE e.posicion IS NULL ORDER BY r.posicion LIMIT 1
-                """)
+            // The oldest waiting: where the waiting ones usually are (the last of
+            // the chain) first, from the first record only when some wait earlier.
+            if e.sinEnviar > 0 {
+                let total = try Int64.fetchOne(db.cachedStatement(sql: "SELECT coalesce(max(posicion), 0) FROM registro")) ?? 0
+                let tail = total - Int64(e.sinEnviar) + 1
+                let answeredInTail = try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM registro_envio WHERE posicion >= ?"),
+                                                      arguments: [tail]) ?? 0
+                e.esperandoDesde = try String.fetchOne(db.cachedStatement(sql: """
+                    SELECT r.fecha_hora_huso FROM registro r
+                    WHERE r.posicion >= ? AND NOT EXISTS (SELECT 1 FROM registro_envio e WHERE e.posicion = r.posicion)
+                    ORDER BY r.posicion LIMIT 1
+                    """), arguments: [answeredInTail == 0 ? tail : 1])
+            }
             return e
         }
     }
