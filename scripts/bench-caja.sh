@@ -28,30 +28,7 @@ serve() {
   for _ in $(seq 1 100); do curl -sf -m 1 -o /dev/null "http://127.0.0.1:$PORT/health" && break; sleep 0.1; done
 }
 COMANDA_SYNCHRONOUS=normal serve
-python3 - "$PORT" "$WORK/pay.lua" <<'PY'
-import sys
-sys.path.insert(0, "scripts")
-from benchapi import Api
-port, out = sys.argv[1], sys.argv[2]
-api = Api(port)
-plato = [p["id"] for p in api.call("GET", "/platos") if p["nombre"] == "Chuletón de ternera"][0]
-cuentas = []
-for i in range(1, 257):
-    mesa = api.call("POST", "/mesas", {"nombre": f"T{i}", "zona": "Sala", "plazas": 4})["id"]
-    cuenta = api.call("POST", f"/mesas/{mesa}/sentar", {"comensales": 4})["id"]
-    api.call("POST", f"/cuentas/{cuenta}/lineas", {"plato_id": plato, "cantidad": 99})
-    api.call("POST", f"/cuentas/{cuenta}/enviar", {})
-    cuentas.append(cuenta)
-with open(out, "w") as f:
-    f.write('token = "%s"\ncuentas = {%s}\n' % (api.token, ",".join(map(str, cuentas))))
-    f.write('''local counter = 0
-request = function()
-  counter = counter + 1
-  local headers = { ["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. token }
-  return wrk.format("POST", "/cuentas/" .. cuentas[(counter % #cuentas) + 1] .. "/cobros", headers, '{"metodo": "tarjeta", "importe": 0.01}')
-end
-''')
-PY
+python3 -c 'import sys; sys.path.insert(0, "scripts"); import benchapi; benchapi.write_pay_lua(sys.argv[1], sys.argv[2])' "$PORT" "$WORK/pay.lua"
 count() { python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM factura").fetchone()[0])' "$WORK/y.sqlite"; }
 while [ "$(count)" -lt "$INVOICES" ]; do taskset -c 1 wrk -t1 -c64 -d5s -s "$WORK/pay.lua" "http://127.0.0.1:$PORT" >/dev/null; done
 # Spread them over the year: a busy restaurant's 365 days, not one afternoon.

@@ -165,7 +165,10 @@ public struct DescuentoLinea: Sendable, Equatable {
     }
 
     /// How tickets and invoices say it below the line.
-    public var etiqueta: String { porcentaje == 100 ? "Invitación" : "Dto. \(porcentaje) %" }
+    public var etiqueta: String { Self.etiqueta(porcentaje) }
+
+    /// `Invitación` for 100 %, else `Dto. N %`.
+    public static func etiqueta(_ porcentaje: Int) -> String { porcentaje == 100 ? "Invitación" : "Dto. \(porcentaje) %" }
 }
 
 /// What the kitchen receives: one course of one send (`Comanda`).

@@ -162,7 +162,7 @@ public enum KitchenTicket {
         for linea in f.lineas {
             lines += withAmount(linea.cantidad, linea.nombre, linea.importeCentimos)
             if let d = linea.descuento {
-                lines.append(String(repeating: " ", count: "\(linea.cantidad) x ".count) + (d == 100 ? "Invitación" : "Dto. \(d) %"))
+                lines.append(String(repeating: " ", count: "\(linea.cantidad) x ".count) + DescuentoLinea.etiqueta(d))
             }
         }
         let lineas = f.lineas.reduce(0) { $0 + $1.importeCentimos }

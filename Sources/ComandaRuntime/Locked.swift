@@ -58,18 +58,6 @@ public final class ConditionLock: @unchecked Sendable {
     public func unlock() { pthread_mutex_unlock(mutex) }
     /// Waits for a signal (holding the lock; it is let go meanwhile).
     public func wait() { pthread_cond_wait(condition, mutex) }
-    /// Waits for a signal or until `seconds` have passed, whichever comes
-    /// first (holding the lock; it is let go meanwhile).
-    public func wait(seconds: Double) {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        let whole = seconds.rounded(.down)
-        var nanos = Int(now.tv_nsec) + Int((seconds - whole) * 1_000_000_000)
-        var secs = Int(now.tv_sec) + Int(min(whole, 86_400))
-        if nanos >= 1_000_000_000 { secs += 1; nanos -= 1_000_000_000 }
-        var deadline = timespec(tv_sec: secs, tv_nsec: nanos)
-        pthread_cond_timedwait(condition, mutex, &deadline)
-    }
     /// Wakes one waiter.
     public func signal() { pthread_cond_signal(condition) }
     /// Wakes every waiter.
