@@ -128,6 +128,8 @@ public struct AppConfiguration: Sendable, Equatable {
     public var urlPublica: String?
     /// The invoices' series: `T` gives `T2026-000001`.
     public var serieFacturas = "T"
+    /// The full invoices' series (F1 and F3), a sequence of its own: `F` gives `F2026-000001`.
+    public var serieFacturasCompletas = "F"
     /// The categories' descriptions and menu order (file only: `"categorias"`).
     public var categorias: [CategoriaConfig] = []
 
@@ -353,9 +355,13 @@ public struct AppConfiguration: Sendable, Equatable {
             return true
         },
         Setting(key: "serieFacturas", expected: "1 to 10 letters, digits, / or -") { config, value in
-            guard (1...10).contains(value.utf8.count), value.utf8.allSatisfy({ $0 == 0x2D || $0 == 0x2F || (0x30...0x39).contains($0)
-                || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else { return false }
+            guard AppConfiguration.serieValida(value) else { return false }
             config.serieFacturas = value
+            return true
+        },
+        Setting(key: "serieFacturasCompletas", expected: "1 to 10 letters, digits, / or - (the full invoices' series)") { config, value in
+            guard AppConfiguration.serieValida(value) else { return false }
+            config.serieFacturasCompletas = value
             return true
         },
         Setting(key: "queueHostKey", expected: "16 to 128 letters, digits, - or _") { config, value in
@@ -420,7 +426,16 @@ public struct AppConfiguration: Sendable, Equatable {
             try config.apply(key, value, from: .flag(key))
         }
         try config.checkVerifactu()
+        guard config.serieFacturas != config.serieFacturasCompletas else {
+            throw ConfigurationError("invalid setting serieFacturasCompletas = \(config.serieFacturasCompletas.debugDescription): it must differ from serieFacturas (each series is numbered on its own)")
+        }
         return config
+    }
+
+    /// An invoice series: 1…10 letters, digits, `/` or `-`.
+    static func serieValida(_ value: String) -> Bool {
+        (1...10).contains(value.utf8.count) && value.utf8.allSatisfy { $0 == 0x2D || $0 == 0x2F || (0x30...0x39).contains($0)
+            || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
     }
 
     /// With `envio` other than `no`: the company and a certificate that opens

@@ -71,7 +71,11 @@ public final class ComandaApplication: HTTPResponder {
         // The rooms: each registers its routes and streams and subscribes to the changes it hears of.
         let live = LiveStreams(hub: hub, sessions: streams, logger: logger)
         let menu = MenuService(database: database, categorias: c.categorias)
-        let kitchen = KitchenService(database: database, hub: hub, now: now)
+        let emisor = c.empresa.map {
+            AppDatabase.Emisor(nif: $0.nif, serie: c.serieFacturas, serieCompletas: c.serieFacturasCompletas, zone: zone,
+                               pruebas: c.verifactuEnvio == .pruebas)
+        }
+        let kitchen = KitchenService(database: database, hub: hub, now: now, emisor: emisor)
         let waitlist = WaitlistService(database: database, now: now, minutesPerParty: c.minutosPorGrupo, zone: zone)
         let checks = ChecksService(database: database, now: now, zone: zone)
         let document = APIDescriptionRoutes.Document()
@@ -90,6 +94,7 @@ public final class ComandaApplication: HTTPResponder {
             TablesRoutes(tables: TablesService(database: database, zone: zone, now: now), live: live),
             ChecksRoutes(checks: checks, live: live),
             BillRoutes(bill: BillService(database: database, now: now, zone: zone, empresa: c.empresa, serie: c.serieFacturas,
+                                                   serieCompletas: c.serieFacturasCompletas,
                                                    pruebas: c.verifactuEnvio == .pruebas, enviando: c.verifactuEnvio != .no,
                                                    cierre: c.cierreDia),
                        idempotency: Idempotency(database: database, now: now), restaurante: c.nombreRestaurante),

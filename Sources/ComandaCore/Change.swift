@@ -19,5 +19,5 @@ public enum Change: Sendable, Equatable {
     case pedido(Pedido)
     /// An invoice was written with its billing record: issued by a payment
     /// or voided (`anulada`); `cuentaID` is its check.
-    case factura(id: Int64, cuentaID: Int64, anulada: Bool)
+    case factura(id: Int64, cuentaID: Int64?, anulada: Bool)
 }

@@ -255,6 +255,12 @@ public enum CuentaError: Error, Equatable, Sendable {
     case cuentaConCobros
     /// A discount on a voided line.
     case lineaAnulada
+    /// A full invoice asked for an invoice already replaced by one (or voiding a replaced one).
+    case facturaSustituida
+    /// A full invoice asked for a voided invoice.
+    case facturaAnulada
+    /// A full invoice asked for a full invoice (F1 or F3).
+    case facturaNoSimplificada
 }
 
 /// The rules of a check's lines, in one place for every route that takes them.

@@ -6,9 +6,50 @@ public enum MetodoPago: String, Sendable, CaseIterable {
     case efectivo, tarjeta, otro
 }
 
-/// An invoice's state: issued, or voided by the manager (never deleted).
+/// An invoice's state: issued, voided by the manager, or replaced by a full
+/// invoice (F3) the customer asked for afterwards (never deleted).
 public enum EstadoFactura: String, Sendable {
-    case emitida, anulada
+    case emitida, anulada, sustituida
+}
+
+/// The kind of invoice, as the billing record's `TipoFactura` names it:
+/// simplified (F2), full (F1), or full replacing a simplified one (F3).
+public enum TipoFactura: String, Sendable {
+    case F1, F2, F3
+
+    /// A full invoice: it names the customer and each line's price before VAT.
+    public var completa: Bool { self != .F2 }
+}
+
+/// The business customer of a full invoice: its tax id, name and address.
+public struct Cliente: Sendable, Equatable {
+    public var nif: String
+    public var nombre: String
+    public var direccion: String
+
+    public init(nif: String, nombre: String, direccion: String) {
+        self.nif = nif
+        self.nombre = nombre
+        self.direccion = direccion
+    }
+
+    /// The customer as the contract takes it: the tax id trimmed, upper case
+    /// and with its check character right (`Empresa.nifValido`), the name
+    /// 1…120 characters and the address 1…200, both trimmed; a problem names
+    /// `cliente.nif`, `cliente.nombre` or `cliente.direccion`.
+    public static func validado(nif: String, nombre: String, direccion: String) throws(CuentaError) -> Cliente {
+        let nif = TextRules.trimmed(nif).uppercased()
+        guard Empresa.nifValido(nif) else {
+            throw .invalid(field: "cliente.nif", problem: "must be a Spanish NIF, NIE or CIF with its right check character")
+        }
+        func text(_ value: String, _ field: String, _ most: Int) throws(CuentaError) -> String {
+            let value = TextRules.trimmed(value)
+            guard TextRules.fits(value, 1...most) else { throw .invalid(field: field, problem: "must be 1 to \(most) characters") }
+            guard !TextRules.hasForbiddenScalar(value) else { throw .invalid(field: field, problem: TextRules.problem) }
+            return value
+        }
+        return Cliente(nif: nif, nombre: try text(nombre, "cliente.nombre", 120), direccion: try text(direccion, "cliente.direccion", 200))
+    }
 }
 
 /// One VAT rate's part of an invoice: `base + cuota = parte`, in cents.
@@ -33,22 +74,47 @@ public struct LineaFactura: Sendable, Equatable {
     public var importeCentimos: Int
     /// The discount's percentage when the line had one (100: invited).
     public var descuento: Int?
+    /// The line's VAT rate and its unit price with VAT before the discount
+    /// (kept since full invoices: older invoices' lines have neither).
+    public var iva: Int?
+    public var precioUnitarioCentimos: Int?
 
-    public init(nombre: String, cantidad: Int, importeCentimos: Int, descuento: Int? = nil) {
+    public init(nombre: String, cantidad: Int, importeCentimos: Int, descuento: Int? = nil, iva: Int? = nil, precioUnitarioCentimos: Int? = nil) {
         self.nombre = nombre
         self.cantidad = cantidad
         self.importeCentimos = importeCentimos
         self.descuento = descuento
+        self.iva = iva
+        self.precioUnitarioCentimos = precioUnitarioCentimos
+    }
+
+    /// The unit price before VAT in ten-thousandths of a euro (a full
+    /// invoice's `precio_unitario`, four decimals): the price with VAT × 100
+    /// / (100 + rate), rounded half up.
+    public var precioSinIVADiezmilesimas: Int? {
+        guard let iva, let precio = precioUnitarioCentimos else { return nil }
+        return Cobro.halfUp(precio * 100, times: 100, over: 100 + iva)
     }
 }
 
-/// A simplified invoice (*factura simplificada*), one per payment.
+/// An invoice: simplified (*factura simplificada*, one per payment or
+/// delivered online order), or full (F1 at payment, F3 replacing a simplified one).
 public struct Factura: Sendable, Equatable {
     public var id: Int64
     public var numero: String
     public var fecha: Int64
-    public var cuentaID: Int64
-    public var mesa: String
+    /// The check and table it was paid at (nil for an online order's).
+    public var cuentaID: Int64?
+    public var mesa: String?
+    /// The online order it invoices (nil for a table's).
+    public var pedidoID: Int64?
+    public var tipo: TipoFactura = .F2
+    /// The customer of a full invoice.
+    public var cliente: Cliente?
+    /// The number of the simplified invoice an F3 replaces.
+    public var sustituye: String?
+    /// The number of the F3 that replaced this one.
+    public var sustituidaPor: String?
     public var importeCentimos: Int
     public var desglose: [ParteIVA]
     public var lineas: [LineaFactura]
@@ -66,7 +132,7 @@ public struct Factura: Sendable, Equatable {
 
     public var cuotaCentimos: Int { desglose.reduce(0) { $0 + $1.cuota } }
 
-    public init(id: Int64, numero: String, fecha: Int64, cuentaID: Int64, mesa: String, importeCentimos: Int, desglose: [ParteIVA],
+    public init(id: Int64, numero: String, fecha: Int64, cuentaID: Int64?, mesa: String?, importeCentimos: Int, desglose: [ParteIVA],
                 lineas: [LineaFactura], metodo: MetodoPago, estado: EstadoFactura, huella: String, qr: String,
                 entregadoCentimos: Int? = nil, cambioCentimos: Int? = nil, motivoAnulacion: String? = nil) {
         self.id = id
@@ -141,6 +207,10 @@ public enum Cobro {
     /// 999,999.99 € (the contract's bound; more is 422). Money below it is
     /// far from `Int`'s limits, and the products below are taken in 128 bits.
     public static let maximoCentimos = 99_999_999
+
+    /// The most a simplified invoice may come to at a restaurant: 3,000.00 €
+    /// (RD 1619/2012, art. 4). Above it the customer's data make it a full one.
+    public static let maximoSimplificadaCentimos = 300_000
 
     /// `a / b` rounded half up (a, b ≥ 0, b > 0), in 128 bits: no `a` overflows.
     public static func halfUp(_ a: Int, _ b: Int) -> Int { Int((2 * Int128(a) + Int128(b)) / (2 * Int128(b))) }

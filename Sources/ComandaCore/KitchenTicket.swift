@@ -141,8 +141,10 @@ public enum KitchenTicket {
         return name
     }
 
-    /// The simplified invoice for the printer: the company, *FACTURA
-    /// SIMPLIFICADA*, number, date and table, the lines, `TOTAL`, each VAT
+    /// The invoice for the printer: the company, *FACTURA SIMPLIFICADA* (or
+    /// *FACTURA* for a full one, with the customer's name, NIF and address
+    /// and each line's unit price before VAT), number, date and table (or
+    /// online order), the lines, `TOTAL`, each VAT
     /// rate's base and cuota, how it was paid (cash given and change), and
     /// the QR's text for the AEAT's check, said to be *Factura verificable en
     /// la sede electrónica de la AEAT* and `VERI*FACTU` only while the
@@ -154,16 +156,31 @@ public enum KitchenTicket {
         if !empresa.razonSocial.isEmpty { lines.append("NIF \(empresa.nif)") }
         if !empresa.direccion.isEmpty { lines += wrap(empresa.direccion, first: "", rest: "") }
         lines.append(rule)
-        lines.append("FACTURA SIMPLIFICADA")
+        lines.append(f.tipo.completa ? "FACTURA" : "FACTURA SIMPLIFICADA")
         lines.append(columns("N.º \(f.numero)", LocalTime.dayAndMinute(f.fecha, zone: zone)))
-        lines += wrap("Mesa \(f.mesa)", first: "", rest: "")
+        if let sustituye = f.sustituye { lines += wrap("Sustituye a la factura simplificada N.º \(sustituye)", first: "", rest: "") }
+        if let mesa = f.mesa {
+            lines += wrap("Mesa \(mesa)", first: "", rest: "")
+        } else if let pedido = f.pedidoID {
+            lines.append("Pedido #\(pedido)")
+        }
         if f.estado == .anulada { lines += wrap("ANULADA: \(f.motivoAnulacion ?? "")", first: "", rest: "  ") }
+        if let por = f.sustituidaPor { lines += wrap("SUSTITUIDA por la factura N.º \(por)", first: "", rest: "  ") }
+        if let cliente = f.cliente {
+            lines.append(rule)
+            lines.append("Cliente:")
+            lines += wrap(cliente.nombre, first: "", rest: "")
+            lines.append("NIF \(cliente.nif)")
+            lines += wrap(cliente.direccion, first: "", rest: "")
+        }
         lines.append(rule)
         for linea in f.lineas {
+            let indent = String(repeating: " ", count: "\(linea.cantidad) x ".count)
             lines += withAmount(linea.cantidad, linea.nombre, linea.importeCentimos)
-            if let d = linea.descuento {
-                lines.append(String(repeating: " ", count: "\(linea.cantidad) x ".count) + DescuentoLinea.etiqueta(d))
+            if f.tipo.completa, let precio = linea.precioSinIVADiezmilesimas, let iva = linea.iva {
+                lines += wrap("\(Money.cuatroDecimales(precio)) € sin IVA c/u · IVA \(iva) %", first: indent, rest: indent)
             }
+            if let d = linea.descuento { lines.append(indent + DescuentoLinea.etiqueta(d)) }
         }
         let lineas = f.lineas.reduce(0) { $0 + $1.importeCentimos }
         if lineas != f.importeCentimos {
@@ -270,6 +287,16 @@ public enum Money {
         }
         let fraction = magnitude % 100
         return (negative ? "-" : "") + whole + grouped + "," + (fraction < 10 ? "0" : "") + String(fraction) + " €"
+    }
+
+    /// Ten-thousandths of a euro as Spanish text with two to four decimals
+    /// and no sign (a full invoice's unit price before VAT): `11,3636`, `10,50`.
+    public static func cuatroDecimales(_ diezmilesimas: Int) -> String {
+        let magnitude = diezmilesimas.magnitude
+        var fraction = String(magnitude % 10_000)
+        fraction = String(repeating: "0", count: 4 - fraction.count) + fraction
+        while fraction.count > 2 && fraction.hasSuffix("0") { fraction.removeLast() }
+        return String(magnitude / 10_000) + "," + fraction
     }
 }
 

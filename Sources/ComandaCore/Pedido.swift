@@ -125,6 +125,8 @@ public struct Pedido: Sendable, Equatable {
     public var eventos: [EventoPedido]
     /// The customer: id and name (the kitchen's view).
     public var cliente: (id: Int64, nombre: String)?
+    /// Its simplified invoice, issued when it was handed over (nil before, and always without a company set).
+    public var facturaID: Int64?
 
     /// Creates an order.
     public init(id: Int64, estado: EstadoPedido, fecha: Int64?, direccion: String?, telefono: String?, lineas: [LineaPedido],
@@ -145,7 +147,7 @@ public struct Pedido: Sendable, Equatable {
     public static func == (a: Pedido, b: Pedido) -> Bool {
         a.id == b.id && a.estado == b.estado && a.fecha == b.fecha && a.direccion == b.direccion && a.telefono == b.telefono
             && a.lineas == b.lineas && a.listoEstimado == b.listoEstimado && a.motivo == b.motivo && a.eventos == b.eventos
-            && a.cliente?.id == b.cliente?.id && a.cliente?.nombre == b.cliente?.nombre
+            && a.cliente?.id == b.cliente?.id && a.cliente?.nombre == b.cliente?.nombre && a.facturaID == b.facturaID
     }
 
     /// How many dishes: the sum of the quantities.

@@ -31,9 +31,9 @@ public struct PlanCobro: Sendable, Equatable {
     /// `entregado`) on a check in `estado` with `lineas`, of which
     /// `cobrado` is paid already by invoices whose VAT parts are `facturado`,
     /// and whose lines `yaPagadas` were paid one by one (read for a payment
-    /// by lines only). The refusals are the contract's.
+    /// by lines only), for a full invoice when `completa`. The refusals are the contract's.
     public static func make(estado: EstadoCuenta, lineas: [LineaCuenta], cobrado: Int, facturado: [[ParteIVA]], yaPagadas: Set<Int64>,
-                            importe: ImporteCobro, propina: Int, entregado: Int?) throws(CuentaError) -> PlanCobro {
+                            importe: ImporteCobro, propina: Int, entregado: Int?, completa: Bool = false) throws(CuentaError) -> PlanCobro {
         switch estado {
         case .cobrada: throw .nadaQueCobrar
         case .anulada: throw .cerrada
@@ -89,6 +89,10 @@ public struct PlanCobro: Sendable, Equatable {
             }
             throw .invalid(field: field, problem: "an invoice may come to at most \(Verifactu.importe(Cobro.maximoCentimos)) €; pay it in parts")
         }
+        // Above 3,000 € the invoice must be a full one (RD 1619/2012, art. 4): the guest gives their data.
+        guard completa || amount <= Cobro.maximoSimplificadaCentimos else {
+            throw .invalid(field: "cliente", problem: "is needed above \(Verifactu.importe(Cobro.maximoSimplificadaCentimos)) €: a simplified invoice may not come to more (a full invoice, with the customer's NIF, name and address)")
+        }
         var cambio: Int?
         if let entregado {
             guard entregado >= amount + propina else {
@@ -97,7 +101,8 @@ public struct PlanCobro: Sendable, Equatable {
             cambio = entregado - amount - propina
         }
         let listadas = (pagadas.isEmpty ? lineas.filter { $0.estado != .anulada } : pagadas)
-            .map { LineaFactura(nombre: $0.nombre, cantidad: $0.cantidad, importeCentimos: $0.subtotalCentimos, descuento: $0.descuento?.porcentaje) }
+            .map { LineaFactura(nombre: $0.nombre, cantidad: $0.cantidad, importeCentimos: $0.subtotalCentimos, descuento: $0.descuento?.porcentaje,
+                                iva: $0.iva, precioUnitarioCentimos: $0.precioUnitarioCentimos) }
         return PlanCobro(importeCentimos: amount, desglose: Cobro.desglose(parts), pagadas: pagadas, listadas: listadas,
                          cambioCentimos: cambio, cierra: amount == pendiente)
     }

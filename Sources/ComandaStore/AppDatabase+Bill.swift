@@ -14,16 +14,22 @@ extension AppDatabase {
     public struct Emisor: Sendable {
         public var nif: String
         public var serie: String
+        /// The full invoices' series (F1 and F3), a sequence of its own.
+        public var serieCompletas: String
         public var zone: TimeZone
         /// The records go to the AEAT's test environment: the invoices' QR codes name its test host.
         public var pruebas: Bool
 
-        public init(nif: String, serie: String, zone: TimeZone, pruebas: Bool = false) {
+        public init(nif: String, serie: String, serieCompletas: String = "F", zone: TimeZone, pruebas: Bool = false) {
             self.nif = nif
             self.serie = serie
+            self.serieCompletas = serieCompletas
             self.zone = zone
             self.pruebas = pruebas
         }
+
+        /// The series of an invoice of this kind.
+        func serie(_ tipo: TipoFactura) -> String { tipo == .F2 ? serie : serieCompletas }
     }
 
     /// A payment to take.
@@ -33,8 +39,12 @@ extension AppDatabase {
         public var propinaCentimos: Int
         public var entregadoCentimos: Int?
         public var camareroID: Int64?
+        /// A business customer's data: the invoice is a full one (F1).
+        public var cliente: Cliente?
 
-        public init(metodo: MetodoPago, importe: ImporteCobro, propinaCentimos: Int = 0, entregadoCentimos: Int? = nil, camareroID: Int64? = nil) {
+        public init(metodo: MetodoPago, importe: ImporteCobro, propinaCentimos: Int = 0, entregadoCentimos: Int? = nil, camareroID: Int64? = nil,
+                    cliente: Cliente? = nil) {
+            self.cliente = cliente
             self.metodo = metodo
             self.importe = importe
             self.propinaCentimos = propinaCentimos
@@ -71,29 +81,12 @@ extension AppDatabase {
             }
             let plan = try PlanCobro.make(estado: cuenta.estado, lineas: lineas, cobrado: cuenta.cobradoCentimos, facturado: facturado,
                                           yaPagadas: yaPagadas, importe: pago.importe, propina: pago.propinaCentimos,
-                                          entregado: pago.entregadoCentimos)
+                                          entregado: pago.entregadoCentimos, completa: pago.cliente != nil)
             let importe = plan.importeCentimos, desglose = plan.desglose, cambio = plan.cambioCentimos
-
-            // The number, in this transaction: consecutive within the series and year.
-            let (anio, fecha, fechaHoraHuso) = Verifactu.momento(now, zone: emisor.zone)
-            let secuencia = (try Int.fetchOne(db.cachedStatement(sql: "SELECT max(secuencia) FROM factura WHERE serie = ? AND anio = ?"),
-                                              arguments: [emisor.serie, anio]) ?? 0) + 1
-            let numero = Verifactu.numero(serie: emisor.serie, anio: anio, secuencia: secuencia)
-            let cuota = desglose.reduce(0) { $0 + $1.cuota }
-            let registro = Verifactu.Registro.alta(idEmisor: emisor.nif, numSerie: numero, fecha: fecha, tipoFactura: "F2",
-                                                   cuotaTotal: Verifactu.importe(cuota), importeTotal: Verifactu.importe(importe),
-                                                   fechaHoraHuso: fechaHoraHuso)
-            let link = try Self.nextLink(db)
-            let huella = registro.huella(anterior: link.anterior)
-            let qr = Verifactu.qr(nif: emisor.nif, numSerie: numero, fecha: fecha, importe: Verifactu.importe(importe), pruebas: emisor.pruebas)
-            try db.cachedStatement(sql: """
-                INSERT INTO factura (serie, anio, secuencia, numero, fecha, cuenta_id, mesa, importe, desglose, lineas, por_lineas, metodo,
-                                     nif, fecha_expedicion, huella, qr)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [emisor.serie, anio, secuencia, numero, now, cuentaID, cuenta.mesa, importe, Self.desgloseText(desglose),
-                                         Self.lineasText(plan.listadas), !plan.pagadas.isEmpty, pago.metodo.rawValue, emisor.nif, fecha, huella, qr])
-            let facturaID = db.lastInsertedRowID
-            try Self.insertRegistro(db, registro, at: link, huella: huella, facturaID: facturaID)
+            var factura = try Self.emitir(db, Emision(tipo: pago.cliente == nil ? .F2 : .F1, cuentaID: cuentaID, mesa: cuenta.mesa, importe: importe,
+                                                      desglose: desglose, lineas: plan.listadas, porLineas: !plan.pagadas.isEmpty,
+                                                      metodo: pago.metodo, cliente: pago.cliente), emisor: emisor, now: now)
+            let facturaID = factura.id
             for l in plan.pagadas {
                 try db.cachedStatement(sql: "INSERT INTO factura_linea (factura_id, linea_id) VALUES (?, ?)").execute(arguments: [facturaID, l.id])
             }
@@ -110,10 +103,8 @@ extension AppDatabase {
                 cuenta.estado = .cobrada
                 cuenta.cerrada = now
             }
-            var factura = Factura(id: facturaID, numero: numero, fecha: now, cuentaID: cuentaID, mesa: cuenta.mesa, importeCentimos: importe,
-                                  desglose: desglose, lineas: plan.listadas, metodo: pago.metodo, estado: .emitida, huella: huella, qr: qr,
-                                  entregadoCentimos: pago.entregadoCentimos, cambioCentimos: cambio)
-            factura.nif = emisor.nif
+            factura.entregadoCentimos = pago.entregadoCentimos
+            factura.cambioCentimos = cambio
             // The check after the payment, from what this transaction read and wrote (no second read).
             cuenta.lineas = lineas
             cuenta.cobradoCentimos += importe
@@ -123,11 +114,113 @@ extension AppDatabase {
         }
     }
 
+    /// What an invoice being issued is for: a payment's, an online order's, or an F3's copy of the simplified one it replaces.
+    struct Emision {
+        var tipo: TipoFactura
+        var cuentaID: Int64?
+        var mesa: String?
+        var pedidoID: Int64? = nil
+        var importe: Int
+        var desglose: [ParteIVA]
+        var lineas: [LineaFactura]
+        var porLineas = false
+        var metodo: MetodoPago
+        var cliente: Cliente?
+        var sustituye: (id: Int64, numero: String)? = nil
+    }
+
+    /// Issues an invoice in the writer's transaction: its number taken there
+    /// (consecutive within its series and year), its record chained to the
+    /// last one. The one place an invoice and its `alta` are written.
+    static func emitir(_ db: Database, _ e: Emision, emisor: Emisor, now: Int64) throws -> Factura {
+        let serie = emisor.serie(e.tipo)
+        let (anio, fecha, fechaHoraHuso) = Verifactu.momento(now, zone: emisor.zone)
+        let secuencia = (try Int.fetchOne(db.cachedStatement(sql: "SELECT max(secuencia) FROM factura WHERE serie = ? AND anio = ?"),
+                                          arguments: [serie, anio]) ?? 0) + 1
+        let numero = Verifactu.numero(serie: serie, anio: anio, secuencia: secuencia)
+        let cuota = e.desglose.reduce(0) { $0 + $1.cuota }
+        let registro = Verifactu.Registro.alta(idEmisor: emisor.nif, numSerie: numero, fecha: fecha, tipoFactura: e.tipo.rawValue,
+                                               cuotaTotal: Verifactu.importe(cuota), importeTotal: Verifactu.importe(e.importe),
+                                               fechaHoraHuso: fechaHoraHuso)
+        let link = try nextLink(db)
+        let huella = registro.huella(anterior: link.anterior)
+        let qr = Verifactu.qr(nif: emisor.nif, numSerie: numero, fecha: fecha, importe: Verifactu.importe(e.importe), pruebas: emisor.pruebas)
+        try db.cachedStatement(sql: """
+            INSERT INTO factura (serie, anio, secuencia, numero, fecha, tipo, cuenta_id, mesa, pedido_id, importe, desglose, lineas, por_lineas,
+                                 metodo, nif, fecha_expedicion, huella, qr, cliente_nif, cliente_nombre, cliente_direccion, sustituye)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [serie, anio, secuencia, numero, now, e.tipo.rawValue, e.cuentaID, e.mesa, e.pedidoID, e.importe,
+                                     desgloseText(e.desglose), lineasText(e.lineas), e.porLineas, e.metodo.rawValue, emisor.nif, fecha, huella, qr,
+                                     e.cliente?.nif, e.cliente?.nombre, e.cliente?.direccion, e.sustituye?.id])
+        let id = db.lastInsertedRowID
+        try insertRegistro(db, registro, at: link, huella: huella, facturaID: id)
+        var factura = Factura(id: id, numero: numero, fecha: now, cuentaID: e.cuentaID, mesa: e.mesa, importeCentimos: e.importe,
+                              desglose: e.desglose, lineas: e.lineas, metodo: e.metodo, estado: .emitida, huella: huella, qr: qr)
+        factura.nif = emisor.nif
+        factura.tipo = e.tipo
+        factura.pedidoID = e.pedidoID
+        factura.cliente = e.cliente
+        factura.sustituye = e.sustituye?.numero
+        return factura
+    }
+
+    /// A full invoice (F3) for a simplified one already issued, with the
+    /// customer's data: the same amounts, lines, method, check or order; the
+    /// simplified one becomes `sustituida` and keeps its record (no
+    /// cancellation is chained). Lines paid one by one stay paid by the F3.
+    public func facturaCompleta(id: Int64, cliente: Cliente, emisor: Emisor, now: Int64) -> PendingWrite<Factura> {
+        billWrite(changes: { [.factura(id: $0.id, cuentaID: $0.cuentaID, anulada: false)] + ($0.cuentaID.map { [.cuenta(id: $0, comandas: [])] } ?? []) }) { db in
+            guard let original = try Self.factura(db, id: id) else { throw CuentaError.facturaNotFound }
+            switch original.estado {
+            case .sustituida: throw CuentaError.facturaSustituida
+            case .anulada: throw CuentaError.facturaAnulada
+            case .emitida: break
+            }
+            guard original.tipo == .F2 else { throw CuentaError.facturaNoSimplificada }
+            let porLineas = try Bool.fetchOne(db.cachedStatement(sql: "SELECT por_lineas FROM factura WHERE id = ?"), arguments: [id]) ?? false
+            let lineas = try Self.conIVA(db, original)
+            let f3 = try Self.emitir(db, Emision(tipo: .F3, cuentaID: original.cuentaID, mesa: original.mesa, pedidoID: original.pedidoID,
+                                                 importe: original.importeCentimos, desglose: original.desglose, lineas: lineas,
+                                                 porLineas: porLineas, metodo: original.metodo, cliente: cliente,
+                                                 sustituye: (original.id, original.numero)), emisor: emisor, now: now)
+            try db.cachedStatement(sql: "INSERT INTO factura_linea (factura_id, linea_id) SELECT ?, linea_id FROM factura_linea WHERE factura_id = ?")
+                .execute(arguments: [f3.id, id])
+            try db.cachedStatement(sql: "UPDATE factura SET estado = 'sustituida', sustituida_por = ? WHERE id = ? AND estado = 'emitida'")
+                .execute(arguments: [f3.id, id])
+            guard db.changesCount == 1 else { throw CuentaError.facturaSustituida }
+            return f3
+        }
+    }
+
+    /// An invoice's lines with their VAT rate and unit price, for a full
+    /// invoice made from it: invoices from before full invoices kept neither;
+    /// then the rate is the invoice's one rate, or the check's line of that
+    /// name's, and the unit price the line's money before its discount over its quantity.
+    private static func conIVA(_ db: Database, _ f: Factura) throws -> [LineaFactura] {
+        try f.lineas.map { l in
+            guard l.iva == nil || l.precioUnitarioCentimos == nil else { return l }
+            var out = l
+            if f.desglose.count == 1 {
+                out.iva = f.desglose[0].iva
+            } else if let cuentaID = f.cuentaID {
+                out.iva = try Int.fetchOne(db.cachedStatement(sql: """
+                    SELECT l.iva FROM linea_cuenta l JOIN comanda c ON c.id = l.comanda_id WHERE c.cuenta_id = ? AND l.nombre = ? LIMIT 1
+                    """), arguments: [cuentaID, l.nombre])
+            }
+            let bruto = l.descuento.map { $0 == 100 ? 0 : Cobro.halfUp(l.importeCentimos, times: 100, over: 100 - $0) } ?? l.importeCentimos
+            out.precioUnitarioCentimos = Cobro.halfUp(bruto, max(1, l.cantidad))
+            if out.iva == nil { out.iva = f.desglose.last?.iva }
+            return out
+        }
+    }
+
     /// Voids an invoice (the manager, with a reason): a cancellation record
     /// is chained, and its amount is owed again (a paid check opens again).
     public func anularFactura(id: Int64, motivo: String, gerenteID: Int64?, emisor: Emisor, now: Int64) -> PendingWrite<Factura> {
-        billWrite(changes: { [.cuenta(id: $0.cuentaID, comandas: []), .factura(id: $0.id, cuentaID: $0.cuentaID, anulada: true)] }) { db in
+        billWrite(changes: { ($0.cuentaID.map { [.cuenta(id: $0, comandas: [])] } ?? []) + [.factura(id: $0.id, cuentaID: $0.cuentaID, anulada: true)] }) { db in
             guard let factura = try Self.factura(db, id: id) else { throw CuentaError.facturaNotFound }
+            // A replaced invoice is voided through the F3 that replaced it.
+            if factura.estado == .sustituida { throw CuentaError.facturaSustituida }
             try db.cachedStatement(sql: """
                 UPDATE factura SET estado = 'anulada', motivo = ?, anulada_en = ?, anulada_por = ? WHERE id = ? AND estado = 'emitida'
                 """).execute(arguments: [motivo, now, gerenteID, id])
@@ -137,8 +230,10 @@ extension AppDatabase {
                                                         fechaHoraHuso: Verifactu.fechaHoraHuso(now, zone: emisor.zone))
             let link = try Self.nextLink(db)
             try Self.insertRegistro(db, registro, at: link, huella: registro.huella(anterior: link.anterior), facturaID: id)
-            try db.cachedStatement(sql: "UPDATE cuenta SET estado = 'abierta', cerrada = NULL WHERE id = ? AND estado = 'cobrada'")
-                .execute(arguments: [factura.cuentaID])
+            if let cuentaID = factura.cuentaID {
+                try db.cachedStatement(sql: "UPDATE cuenta SET estado = 'abierta', cerrada = NULL WHERE id = ? AND estado = 'cobrada'")
+                    .execute(arguments: [cuentaID])
+            }
             guard let voided = try Self.factura(db, id: id) else { throw CuentaError.facturaNotFound }
             return voided
         }
@@ -177,7 +272,7 @@ extension AppDatabase {
     /// The invoices issued from `start` to `end` (epoch seconds, end excluded), by number.
     public func facturas(desde start: Int64, hasta end: Int64) throws(StoreError) -> [Factura] {
         try read { db in
-            try Row.fetchAll(db.cachedStatement(sql: "\(Self.facturaSelect) WHERE f.fecha >= ? AND f.fecha < ? ORDER BY f.serie, f.anio, f.secuencia"),
+            try Row.fetchAll(db.cachedStatement(sql: "\(Self.facturaSelect) WHERE f.fecha >= ? AND f.fecha < ? ORDER BY f.tipo != 'F2', f.serie, f.anio, f.secuencia"),
                              arguments: [start, end]).compactMap(Self.factura)
         }
     }
@@ -194,8 +289,15 @@ extension AppDatabase {
             for row in try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT estado, count(*) AS n, coalesce(sum(importe), 0) AS total FROM factura WHERE fecha >= ? AND fecha < ? GROUP BY estado
                 """), arguments: [start, end]) {
-                if (row["estado"] as String) == "emitida" { r.facturas = row["n"]; r.total = row["total"] } else { r.anuladas += row["n"] as Int }
+                switch row["estado"] as String {
+                case "emitida": r.facturas = row["n"]; r.total = row["total"]
+                case "anulada": r.anuladas = row["n"]
+                default: break  // replaced by an F3, which counts instead
+                }
             }
+            r.pedidos = try Int.fetchOne(db.cachedStatement(sql: """
+                SELECT count(*) FROM factura WHERE fecha >= ? AND fecha < ? AND estado = 'emitida' AND pedido_id IS NOT NULL
+                """), arguments: [start, end]) ?? 0
             var byRate: [Int: (base: Int, cuota: Int)] = [:]
             let cursor = try String.fetchCursor(db.cachedStatement(sql: """
                 SELECT desglose FROM factura WHERE fecha >= ? AND fecha < ? AND estado = 'emitida'
@@ -204,12 +306,20 @@ extension AppDatabase {
                 for p in Self.desglose(text) { byRate[p.iva, default: (0, 0)].base += p.base; byRate[p.iva, default: (0, 0)].cuota += p.cuota }
             }
             r.iva = byRate.keys.sorted().compactMap { rate in byRate[rate].map { ParteIVA(iva: rate, base: $0.base, cuota: $0.cuota) } }
-            r.porMetodo = try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT p.metodo, coalesce(sum(CASE WHEN f.estado = 'emitida' THEN p.importe ELSE 0 END), 0) AS importe, coalesce(sum(p.propina), 0) AS propinas
-                FROM cobro p JOIN factura f ON f.id = p.factura_id WHERE f.fecha >= ? AND f.fecha < ? GROUP BY p.metodo
-                """), arguments: [start, end]).compactMap { row in
-                MetodoPago(rawValue: row["metodo"]).map { ($0, row["importe"], row["propinas"]) }
+            // Each method's amounts are its invoices' in force (an F3 has the method of the
+            // payment it replaces, an online order's its own and no payment); tips are the payments'.
+            var metodos: [String: (importe: Int, propinas: Int)] = [:]
+            for row in try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT metodo, sum(importe) FROM factura WHERE fecha >= ? AND fecha < ? AND estado = 'emitida' GROUP BY metodo
+                """), arguments: [start, end]) {
+                metodos[row[0], default: (0, 0)].importe = row[1]
             }
+            for row in try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT p.metodo, sum(p.propina) FROM cobro p JOIN factura f ON f.id = p.factura_id WHERE f.fecha >= ? AND f.fecha < ? GROUP BY p.metodo
+                """), arguments: [start, end]) {
+                metodos[row[0], default: (0, 0)].propinas = row[1]
+            }
+            r.porMetodo = metodos.compactMap { key, value in MetodoPago(rawValue: key).map { ($0, value.importe, value.propinas) } }
             r.propinas = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT u.id, u.nombre, sum(p.propina) AS propinas FROM cobro p JOIN factura f ON f.id = p.factura_id JOIN usuario u ON u.id = p.camarero_id
                 WHERE f.fecha >= ? AND f.fecha < ? AND p.propina > 0 GROUP BY u.id ORDER BY u.id
@@ -219,20 +329,25 @@ extension AppDatabase {
     }
 
     /// The invoices of `start`…`end` as the accountant's CSV lists them (no
-    /// lines read): number, date, state, method, amount and VAT parts, by series and number.
-    public func facturasResumen(desde start: Int64, hasta end: Int64)
-        throws(StoreError) -> [(numero: String, fecha: Int64, estado: String, metodo: String, importe: Int, desglose: [ParteIVA])] {
+    /// lines read): number, date, kind, state, customer, method, amount and
+    /// VAT parts, in the order of `facturas(desde:hasta:)`.
+    public func facturasResumen(desde start: Int64, hasta end: Int64) throws(StoreError) -> [FilaFactura] {
         try read { db in
-            var out: [(numero: String, fecha: Int64, estado: String, metodo: String, importe: Int, desglose: [ParteIVA])] = []
+            var out: [FilaFactura] = []
             let cursor = try Row.fetchCursor(db.cachedStatement(sql: """
-                SELECT numero, fecha, estado, metodo, importe, desglose FROM factura WHERE fecha >= ? AND fecha < ? ORDER BY serie, anio, secuencia
+                SELECT numero, fecha, tipo, estado, cliente_nif, cliente_nombre, metodo, importe, desglose FROM factura
+                WHERE fecha >= ? AND fecha < ? ORDER BY \(Self.ordenFacturas)
                 """), arguments: [start, end])
             while let row = try cursor.next() {
-                out.append((row[0], row[1], row[2], row[3], row[4], Self.desglose(row[5])))
+                out.append(FilaFactura(numero: row[0], fecha: row[1], tipo: row[2], estado: row[3], clienteNif: row[4], clienteNombre: row[5],
+                                       metodo: row[6], importe: row[7], desglose: Self.desglose(row[8])))
             }
             return out
         }
     }
+
+    /// The invoices' order in every list: series by series, the simplified ones first, each by year and number.
+    private static let ordenFacturas = "tipo != 'F2', serie, anio, secuencia"
 
     /// The discounts in force on the lines of the checks with an invoice
     /// `emitida` from `start` to `end` (each line once, by its id).
@@ -293,20 +408,29 @@ extension AppDatabase {
     }
 
     /// The records after `despues` in chain order, at most `limite`, each with
-    /// its invoice's VAT parts (for an `alta`; an `anulacion`'s are none): what
-    /// a request to the AEAT carries.
-    public func registrosConDesglose(despues: Int64, limite: Int) throws(StoreError) -> [(registro: RegistroFacturacion, desglose: [ParteIVA])] {
+    /// its invoice's VAT parts, customer and replaced invoice (for an `alta`;
+    /// an `anulacion` has none): what a request to the AEAT carries.
+    public func registrosConDesglose(despues: Int64, limite: Int) throws(StoreError) -> [RegistroAEAT] {
         let records = try registros(despues: despues, limite: limite)
         guard !records.isEmpty else { return [] }
         return try read { db in
-            var parts: [Int64: [ParteIVA]] = [:]
+            var extra: [Int64: RegistroAEAT] = [:]
             for row in try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT r.posicion, f.desglose FROM registro r JOIN factura f ON f.id = r.factura_id
+                SELECT r.posicion, f.desglose, f.cliente_nif, f.cliente_nombre, f.cliente_direccion,
+                       s.nif AS s_nif, s.numero AS s_numero, s.fecha_expedicion AS s_fecha
+                FROM registro r JOIN factura f ON f.id = r.factura_id LEFT JOIN factura s ON s.id = f.sustituye
                 WHERE r.posicion > ? AND r.posicion <= ? AND r.tipo = 'alta'
                 """), arguments: [despues, records[records.count - 1].posicion]) {
-                parts[row[0]] = Self.desglose(row[1])
+                let posicion: Int64 = row["posicion"]
+                guard let record = records.first(where: { $0.posicion == posicion }) else { continue }
+                var item = RegistroAEAT(registro: record, desglose: Self.desglose(row["desglose"]))
+                if let nif: String = row["cliente_nif"] {
+                    item.destinatario = Cliente(nif: nif, nombre: row["cliente_nombre"] ?? "", direccion: row["cliente_direccion"] ?? "")
+                }
+                if let numero: String = row["s_numero"] { item.sustituida = (row["s_nif"], numero, row["s_fecha"]) }
+                extra[posicion] = item
             }
-            return records.map { ($0, parts[$0.posicion] ?? []) }
+            return records.map { extra[$0.posicion] ?? RegistroAEAT(registro: $0, desglose: []) }
         }
     }
 
@@ -361,6 +485,9 @@ extension AppDatabase {
 
     private static let facturaSelect = """
         SELECT f.id, f.numero, f.fecha, f.cuenta_id, f.mesa, f.importe, f.desglose, f.lineas, f.metodo, f.estado, f.huella, f.qr, f.motivo, f.nif,
+               f.tipo, f.pedido_id, f.cliente_nif, f.cliente_nombre, f.cliente_direccion,
+               (SELECT numero FROM factura s WHERE s.id = f.sustituye) AS sustituye,
+               (SELECT numero FROM factura s WHERE s.id = f.sustituida_por) AS sustituida_por,
                p.entregado, p.cambio
         FROM factura f LEFT JOIN cobro p ON p.factura_id = f.id
         """
@@ -375,6 +502,13 @@ extension AppDatabase {
                 metodo: MetodoPago(rawValue: row["metodo"]) ?? .otro, estado: EstadoFactura(rawValue: row["estado"]) ?? .emitida,
                 huella: row["huella"], qr: row["qr"], entregadoCentimos: row["entregado"], cambioCentimos: row["cambio"], motivoAnulacion: row["motivo"])
         factura.nif = row["nif"]
+        factura.tipo = TipoFactura(rawValue: row["tipo"]) ?? .F2
+        factura.pedidoID = row["pedido_id"]
+        if let nif: String = row["cliente_nif"] {
+            factura.cliente = Cliente(nif: nif, nombre: row["cliente_nombre"] ?? "", direccion: row["cliente_direccion"] ?? "")
+        }
+        factura.sustituye = row["sustituye"]
+        factura.sustituidaPor = row["sustituida_por"]
         return factura
     }
 
@@ -407,7 +541,7 @@ extension AppDatabase {
         return out
     }
 
-    /// `[["nombre", cantidad, céntimos], …]` (a discounted line adds its percentage), written by hand (JSONSerialization was a tenth of a payment).
+    /// `[["nombre", cantidad, céntimos], …]` (a discounted line adds its percentage; since full invoices, `descuento|null, iva, precio unitario`), written by hand (JSONSerialization was a tenth of a payment).
     static func lineasText(_ list: [LineaFactura]) -> String {
         var out = "["
         for (i, l) in list.enumerated() {
@@ -415,7 +549,11 @@ extension AppDatabase {
             out += "["
             JSONText.appendQuoted(l.nombre, to: &out)
             out += ",\(l.cantidad),\(l.importeCentimos)"
-            if let d = l.descuento { out += ",\(d)" }
+            if let iva = l.iva, let precio = l.precioUnitarioCentimos {
+                out += "," + (l.descuento.map(String.init) ?? "null") + ",\(iva),\(precio)"
+            } else if let d = l.descuento {
+                out += ",\(d)"
+            }
             out += "]"
         }
         return out + "]"
@@ -424,20 +562,48 @@ extension AppDatabase {
     static func lineas(_ text: String) -> [LineaFactura] {
         guard let array = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [[Any]] else { return [] }
         return array.compactMap { item in
-            guard item.count == 3 || item.count == 4, let nombre = item[0] as? String, let cantidad = item[1] as? Int,
+            guard (3...6).contains(item.count), let nombre = item[0] as? String, let cantidad = item[1] as? Int,
                   let importe = item[2] as? Int else { return nil }
-            return LineaFactura(nombre: nombre, cantidad: cantidad, importeCentimos: importe, descuento: item.count == 4 ? item[3] as? Int : nil)
+            return LineaFactura(nombre: nombre, cantidad: cantidad, importeCentimos: importe, descuento: item.count >= 4 ? item[3] as? Int : nil,
+                                iva: item.count == 6 ? item[4] as? Int : nil, precioUnitarioCentimos: item.count == 6 ? item[5] as? Int : nil)
         }
     }
 }
 
 /// The cash report's sums over some days (`AppDatabase.resumenCaja`), in cents.
 public struct ResumenCaja: Sendable {
-    public var facturas = 0, total = 0, anuladas = 0
+    /// Invoices in force (neither voided nor replaced) and their total, voided ones, and online orders' in force.
+    public var facturas = 0, total = 0, anuladas = 0, pedidos = 0
     public var iva: [ParteIVA] = []
     /// Each method: the amounts of its invoices not voided, and every tip paid by it.
     public var porMetodo: [(metodo: MetodoPago, importe: Int, propinas: Int)] = []
     public var propinas: [(camarero: Persona, propinas: Int)] = []
 
     public init() {}
+}
+
+/// One invoice as the accountant's CSV lists it (`AppDatabase.facturasResumen`).
+public struct FilaFactura: Sendable {
+    public var numero: String
+    public var fecha: Int64
+    public var tipo: String
+    public var estado: String
+    public var clienteNif: String?
+    public var clienteNombre: String?
+    public var metodo: String
+    public var importe: Int
+    public var desglose: [ParteIVA]
+
+    public init(numero: String, fecha: Int64, tipo: String = "F2", estado: String, clienteNif: String? = nil, clienteNombre: String? = nil,
+                metodo: String, importe: Int, desglose: [ParteIVA]) {
+        self.numero = numero
+        self.fecha = fecha
+        self.tipo = tipo
+        self.estado = estado
+        self.clienteNif = clienteNif
+        self.clienteNombre = clienteNombre
+        self.metodo = metodo
+        self.importe = importe
+        self.desglose = desglose
+    }
 }

@@ -35,6 +35,7 @@ enum Migrations {
         ("v25-check-totals", Migrations.v25CheckTotals),
         ("v26-verifactu-sending", Migrations.v26VerifactuSending),
         ("v27-line-discounts", Migrations.v27LineDiscounts),
+        ("v28-full-invoices", Migrations.v28FullInvoices),
     ]
 }
 

@@ -83,7 +83,7 @@ extension AppDatabase {
                             opciones: [Int64] = []) -> PendingWrite<(LineaPedido, created: Bool)> {
         orderWriting { db in
             try Self.openOwned(db, id: pedidoID, usuarioID: usuarioID)
-            guard let dish = try Row.fetchOne(db.cachedStatement(sql: "SELECT nombre, disponible, retirado_en, opciones, precio_centimos FROM plato WHERE id = ?"),
+            guard let dish = try Row.fetchOne(db.cachedStatement(sql: "SELECT nombre, disponible, retirado_en, opciones, precio_centimos, iva FROM plato WHERE id = ?"),
                                               arguments: [platoID]) else {
                 throw OrderError.invalid(field: "plato_id", problem: "is not a dish on the menu")
             }
@@ -111,9 +111,9 @@ extension AppDatabase {
             }
             try Self.checkMoney(db, pedidoID: pedidoID, precio: precio, extras: extras, cantidad: cantidad, lineaID: 0)
             try db.cachedStatement(sql: """
-                INSERT INTO linea_pedido (pedido_id, plato_id, cantidad, opciones, opciones_clave, opciones_centimos) VALUES (?, ?, ?, ?, ?, ?)
+                INSERT INTO linea_pedido (pedido_id, plato_id, cantidad, opciones, opciones_clave, opciones_centimos, iva) VALUES (?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [pedidoID, platoID, cantidad, Self.elegidasJSON(elegidas), clave,
-                                         elegidas.reduce(0) { $0 + $1.precioCentimos }])
+                                         elegidas.reduce(0) { $0 + $1.precioCentimos }, dish["iva"] as Int])
             return (try Self.linea(db, id: db.lastInsertedRowID), true)
         }
     }
@@ -289,9 +289,15 @@ extension AppDatabase {
     }
 
     /// `mover` as a write to wait for or to hand on (`PendingWrite`).
+    /// Handed over (`entregado`) with `factura` (the company set, and the
+    /// payment's method), the order's simplified invoice is issued in the
+    /// same transaction: its lines at their frozen prices and VAT rates. The
+    /// move happens once (its UPDATE checks the state), so is the invoice.
     public func moviendo(pedidoID: Int64, _ move: MovimientoPedido, now: Int64, minutos: Int? = nil, motivo: String? = nil,
-                         usuarioID: Int64? = nil) -> PendingWrite<Pedido> {
-        orderWriting(changes: { [.pedido($0)] }) { db in
+                         usuarioID: Int64? = nil, factura: (emisor: Emisor, metodo: MetodoPago)? = nil) -> PendingWrite<Pedido> {
+        orderWriting(changes: { p in
+            [.pedido(p)] + (move == .entregado ? p.facturaID.map { [.factura(id: $0, cuentaID: nil, anulada: false)] } ?? [] : [])
+        }) { db in
             guard let to = move.from.after(move), move != .checkout else { throw OrderError.transicionNoValida(estado: move.from) }
             let listo = minutos.map { now + Int64($0) * 60 }
             try db.cachedStatement(sql: """
@@ -307,8 +313,33 @@ extension AppDatabase {
                 throw OrderError.transicionNoValida(estado: current)
             }
             try Self.recordEvento(db, pedidoID: pedidoID, estado: to, now: now)
+            if move == .entregado, let factura {
+                try Self.facturarPedido(db, pedidoID: pedidoID, emisor: factura.emisor, metodo: factura.metodo, now: now)
+            }
             return try Self.load(db, id: pedidoID)
         }
+    }
+
+    /// An online order's simplified invoice: its lines (name, quantity, unit
+    /// price with options, VAT rate, all frozen) and each rate's part; none
+    /// for an order that comes to nothing.
+    private static func facturarPedido(_ db: Database, pedidoID: Int64, emisor: Emisor, metodo: MetodoPago, now: Int64) throws {
+        var lineas: [LineaFactura] = []
+        var porTipo: [Int: Int] = [:]
+        for row in try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT COALESCE(l.nombre, p.nombre) AS nombre, l.cantidad, COALESCE(l.precio_centimos, p.precio_centimos + l.opciones_centimos) AS precio,
+                   COALESCE(l.iva, p.iva) AS iva
+            FROM linea_pedido l JOIN plato p ON p.id = l.plato_id WHERE l.pedido_id = ? ORDER BY l.id
+            """), arguments: [pedidoID]) {
+            let cantidad: Int = row["cantidad"], precio: Int = row["precio"], iva: Int = row["iva"]
+            lineas.append(LineaFactura(nombre: row["nombre"], cantidad: cantidad, importeCentimos: precio * cantidad, iva: iva,
+                                       precioUnitarioCentimos: precio))
+            porTipo[iva, default: 0] += precio * cantidad
+        }
+        let total = porTipo.values.reduce(0, +)
+        guard total > 0 else { return }
+        _ = try emitir(db, Emision(tipo: .F2, cuentaID: nil, mesa: nil, pedidoID: pedidoID, importe: total, desglose: Cobro.desglose(porTipo),
+                                   lineas: lineas, metodo: metodo, cliente: nil), emisor: emisor, now: now)
     }
 
     /// Any placed order, for the kitchen; an open or unknown one is `notFound`.
@@ -369,15 +400,18 @@ extension AppDatabase {
     }
 
     private static let pedidoSQL = """
-        SELECT p.id, p.estado, p.fecha, p.direccion, p.telefono, p.listo_estimado, p.motivo, u.id AS cliente_id, u.nombre AS cliente_nombre
+        SELECT p.id, p.estado, p.fecha, p.direccion, p.telefono, p.listo_estimado, p.motivo, u.id AS cliente_id, u.nombre AS cliente_nombre,
+               CASE WHEN p.estado = 'entregado' THEN (SELECT f.id FROM factura f WHERE f.pedido_id = p.id AND f.tipo = 'F2') END AS factura_id
         FROM pedido p JOIN usuario u ON u.id = p.usuario_id
         """
 
     private static func pedido(_ row: Row, lineas: [LineaPedido], eventos: [EventoPedido]) -> Pedido {
         // By name, as `pedidoSQL` selects them.
-        Pedido(id: row["id"], estado: EstadoPedido(rawValue: row["estado"]) ?? .abierto, fecha: row["fecha"], direccion: row["direccion"],
-               telefono: row["telefono"], lineas: lineas, listoEstimado: row["listo_estimado"], motivo: row["motivo"], eventos: eventos,
-               cliente: (row["cliente_id"], row["cliente_nombre"]))
+        var p = Pedido(id: row["id"], estado: EstadoPedido(rawValue: row["estado"]) ?? .abierto, fecha: row["fecha"], direccion: row["direccion"],
+                       telefono: row["telefono"], lineas: lineas, listoEstimado: row["listo_estimado"], motivo: row["motivo"], eventos: eventos,
+                       cliente: (row["cliente_id"], row["cliente_nombre"]))
+        p.facturaID = row["factura_id"]
+        return p
     }
 
     private static func evento(_ row: Row) -> EventoPedido {

@@ -219,7 +219,7 @@ extension AppDatabase {
                    u.id AS camarero_id, u.nombre AS camarero_nombre,
                    (SELECT coalesce(sum(f.importe), 0) FROM factura f WHERE f.cuenta_id = c.id AND f.estado = 'emitida') AS cobrado,
                    (SELECT coalesce(sum(p.propina), 0) FROM cobro p JOIN factura f ON f.id = p.factura_id
-                    WHERE p.cuenta_id = c.id AND f.estado = 'emitida') AS propinas,
+                    WHERE p.cuenta_id = c.id AND f.estado != 'anulada') AS propinas,
                    (SELECT group_concat(id) FROM (SELECT id FROM factura f WHERE f.cuenta_id = c.id ORDER BY id)) AS facturas
             FROM cuenta c JOIN mesa m ON m.id = c.mesa_id LEFT JOIN usuario u ON u.id = c.camarero_id WHERE c.id = ?
             """), arguments: [id]) else { throw MesaError.notFound }

@@ -135,9 +135,28 @@ public struct RespuestaRegistro: Sendable, Equatable {
 }
 
 /// The next request's records: the oldest waiting, in chain order, all with or all without the incident.
+/// A record as a request to the AEAT carries it: for an `alta`, its
+/// invoice's VAT parts and, for a full invoice, the customer
+/// (`Destinatarios`) and, for an F3, the simplified invoice it replaces
+/// (`FacturasSustituidas`: its issuer's NIF, number and date).
+public struct RegistroAEAT: Sendable {
+    public var registro: RegistroFacturacion
+    public var desglose: [ParteIVA]
+    public var destinatario: Cliente?
+    public var sustituida: (idEmisor: String, numSerie: String, fecha: String)?
+
+    public init(registro: RegistroFacturacion, desglose: [ParteIVA], destinatario: Cliente? = nil,
+                sustituida: (idEmisor: String, numSerie: String, fecha: String)? = nil) {
+        self.registro = registro
+        self.desglose = desglose
+        self.destinatario = destinatario
+        self.sustituida = sustituida
+    }
+}
+
 public struct LoteVerifactu: Sendable {
     public var incidencia: Bool
-    public var registros: [(registro: RegistroFacturacion, desglose: [ParteIVA])]
+    public var registros: [RegistroAEAT]
 }
 
 extension AppDatabase {

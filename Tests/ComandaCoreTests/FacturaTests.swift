@@ -74,6 +74,33 @@ import Testing
     }
 
     /// libqrencode's code for a text: square, of a real version's size (21 + 4k modules), and a PNG with its header.
+    /// A full invoice's customer: the tax id trimmed and upper case, its
+    /// check character right; the name and address within their lengths.
+    @Test func aCustomerIsCheckedFieldByField() throws {
+        #expect(try Cliente.validado(nif: " x1234567l ", nombre: " Ana ", direccion: "Calle Luna 4") == Cliente(nif: "X1234567L", nombre: "Ana", direccion: "Calle Luna 4"))
+        for (nif, nombre, direccion, field) in [("X1234567M", "Ana", "C", "cliente.nif"), ("", "Ana", "C", "cliente.nif"),
+                                                ("B12345674", "", "C", "cliente.nombre"), ("B12345674", String(repeating: "ñ", count: 121), "C", "cliente.nombre"),
+                                                ("B12345674", "Ana", " ", "cliente.direccion"), ("B12345674", "Ana", "a\u{0007}b", "cliente.direccion")] {
+            #expect(throws: CuentaError.self, "\(field)") { try Cliente.validado(nif: nif, nombre: nombre, direccion: direccion) }
+            do { _ = try Cliente.validado(nif: nif, nombre: nombre, direccion: direccion) } catch {
+                if case .invalid(let f, _) = error { #expect(f == field) } else { Issue.record("\(error)") }
+            }
+        }
+        #expect(try Cliente.validado(nif: "B12345674", nombre: String(repeating: "名", count: 120), direccion: "東京").nombre.count == 120)
+    }
+
+    /// A full invoice's unit price before VAT: four decimals at most, half up.
+    @Test func unitPricesBeforeVAT() {
+        func price(_ cents: Int, _ iva: Int) -> Int? { LineaFactura(nombre: "x", cantidad: 1, importeCentimos: cents, iva: iva, precioUnitarioCentimos: cents).precioSinIVADiezmilesimas }
+        #expect(price(800, 10) == 72_727)      // 7.27272…
+        #expect(price(450, 21) == 37_190)      // 3.71900…
+        #expect(price(1100, 10) == 100_000)
+        #expect(price(1, 21) == 83)            // 0.00826…
+        #expect(price(500, 0) == 50_000)
+        #expect(Money.cuatroDecimales(72_727) == "7,2727" && Money.cuatroDecimales(37_190) == "3,719" && Money.cuatroDecimales(100_000) == "10,00")
+        #expect(LineaFactura(nombre: "x", cantidad: 1, importeCentimos: 5).precioSinIVADiezmilesimas == nil, "an old line kept neither")
+    }
+
     @Test func theQRCodeOfAnInvoice() throws {
         let text = Verifactu.qr(nif: "B12345674", numSerie: "T2026-000001", fecha: "26-11-2026", importe: "100.00")
         let rows = try #require(QRCode.modules(text))

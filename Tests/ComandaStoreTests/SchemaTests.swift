@@ -105,4 +105,55 @@ import Testing
         try queue.write { try $0.execute(sql: "INSERT INTO comanda (cuenta_id, mesa, curso, estado, enviada) VALUES (1, 'T1', 1, 'anulada', 2)") }
         #expect(try queue.read { try Int64.fetchOne($0, sql: "SELECT max(id) FROM comanda") } == 13)
     }
+
+    /// v28 makes the invoice table again: every invoice, its payment, lines
+    /// paid and record as they were (ids and the counter too), still refused
+    /// any change or deletion; an invoice from before it (lines without their
+    /// rate) is read, and replaced by an F3 whose lines have their rate.
+    @Test func v28KeepsEveryInvoiceAndItsGuards() throws {
+        let queue = try DatabaseQueue()
+        try AppDatabase.migrator.migrate(queue, upTo: "v27-line-discounts")
+        try queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO categoria (tipo, orden) VALUES ('Entrantes', 1);
+                INSERT INTO plato (nombre, nombre_clave, descripcion, precio_centimos, tipo, iva) VALUES ('Tortilla', 'tortilla', '', 800, 'Entrantes', 10);
+                INSERT INTO mesa (nombre, nombre_clave, zona, plazas, estado, desde, enlace) VALUES ('T1', 't1', '', 4, 'ocupada', 1, '1-x');
+                INSERT INTO cuenta (mesa_id, comensales, abierta, estado) VALUES (1, 2, 1, 'cobrada');
+                INSERT INTO comanda (id, cuenta_id, mesa, curso, estado, enviada, marchada) VALUES (7, 1, 'T1', 1, 'marchada', 1, 1);
+                INSERT INTO linea_cuenta (cuenta_id, plato_id, nombre, precio_unitario, cantidad, curso, estado, comanda_id, iva)
+                    VALUES (1, 1, 'Tortilla', 800, 2, 1, 'marchada', 7, 10);
+                INSERT INTO factura (id, serie, anio, secuencia, numero, fecha, cuenta_id, mesa, importe, desglose, lineas, por_lineas, metodo,
+                                     nif, fecha_expedicion, huella, qr)
+                    VALUES (5, 'T', 2026, 1, 'T2026-000001', 1795694400, 1, 'T1', 1600, '10:1455:145', '[["Tortilla",2,1600]]', 1, 'tarjeta',
+                            'B12345674', '26-11-2026', 'H', 'https://x');
+                INSERT INTO cobro (cuenta_id, factura_id, metodo, importe, propina, fecha) VALUES (1, 5, 'tarjeta', 1600, 100, 1795694400);
+                INSERT INTO factura_linea (factura_id, linea_id) VALUES (5, 1);
+                INSERT INTO registro (posicion, tipo, factura_id, id_emisor, num_serie, fecha_expedicion, tipo_factura, cuota_total, importe_total,
+                                      fecha_hora_huso, huella_anterior, huella)
+                    VALUES (1, 'alta', 5, 'B12345674', 'T2026-000001', '26-11-2026', 'F2', '1.45', '16.00', '2026-11-26T13:00:00+01:00', '', 'H');
+                UPDATE sqlite_sequence SET seq = 9 WHERE name = 'factura';
+                INSERT INTO usuario (nombre, login, login_clave, password_hash, rol, creado_en) VALUES ('Ana', 'ana', 'ana', 'x', 'cliente', 1);
+                INSERT INTO pedido (usuario_id, estado, creado_en) VALUES (1, 'abierto', 1);
+                INSERT INTO linea_pedido (pedido_id, plato_id, cantidad) VALUES (1, 1, 2);
+                """)
+        }
+        try AppDatabase.migrator.migrate(queue)
+        try queue.read { db in
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT id, numero, tipo, estado, cuenta_id, mesa, lineas, por_lineas FROM factura"))
+            #expect(row["id"] as Int64 == 5 && row["numero"] as String == "T2026-000001" && row["tipo"] as String == "F2")
+            #expect(row["estado"] as String == "emitida" && row["cuenta_id"] as Int64 == 1 && row["por_lineas"] as Bool)
+            #expect(try Int.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'factura'") == 9)
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM cobro JOIN factura f ON f.id = cobro.factura_id") == 1)
+            #expect(try Int.fetchOne(db, sql: "SELECT iva FROM linea_pedido") == 10, "an order's line takes its dish's rate")
+            #expect(try db.foreignKeyViolations().next() == nil)
+        }
+        for sql in ["UPDATE factura SET importe = 1 WHERE id = 5", "DELETE FROM factura WHERE id = 5", "UPDATE factura SET tipo = 'F1' WHERE id = 5",
+                    "UPDATE factura SET cliente_nif = 'B12345674' WHERE id = 5", "UPDATE factura SET mesa = 'T2' WHERE id = 5"] {
+            #expect(throws: (any Error).self, "\(sql)") { try queue.write { try $0.execute(sql: sql) } }
+        }
+        try queue.write { try $0.execute(sql: "UPDATE factura SET estado = 'sustituida', sustituida_por = 5 WHERE id = 5") }
+        #expect(throws: (any Error).self, "a replaced invoice never changes again") {
+            try queue.write { try $0.execute(sql: "UPDATE factura SET estado = 'emitida', sustituida_por = NULL WHERE id = 5") }
+        }
+    }
 }

@@ -10,6 +10,8 @@ CREATE INDEX factura_cuenta ON factura(cuenta_id);
 
 CREATE INDEX factura_fecha ON factura(fecha);
 
+CREATE UNIQUE INDEX factura_pedido ON factura(pedido_id) WHERE tipo = 'F2';
+
 CREATE INDEX linea_cuenta_anulada ON linea_cuenta(anulada) WHERE estado = 'anulada';
 
 CREATE INDEX linea_cuenta_comanda ON linea_cuenta(comanda_id) WHERE comanda_id IS NOT NULL;
@@ -95,21 +97,23 @@ CREATE TABLE cuenta (
     pide_cuenta INTEGER NOT NULL DEFAULT 0
 , total_lineas INTEGER NOT NULL DEFAULT 0);
 
-CREATE TABLE factura (
+CREATE TABLE "factura" (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     serie TEXT NOT NULL,
     anio INTEGER NOT NULL,
     secuencia INTEGER NOT NULL CHECK (secuencia >= 1),
     numero TEXT NOT NULL UNIQUE,
     fecha INTEGER NOT NULL,
-    cuenta_id INTEGER NOT NULL REFERENCES cuenta(id),
-    mesa TEXT NOT NULL,
+    tipo TEXT NOT NULL DEFAULT 'F2' CHECK (tipo IN ('F1', 'F2', 'F3')),
+    cuenta_id INTEGER REFERENCES cuenta(id),
+    mesa TEXT,
+    pedido_id INTEGER,
     importe INTEGER NOT NULL CHECK (importe > 0),
     desglose TEXT NOT NULL,
     lineas TEXT NOT NULL,
     por_lineas INTEGER NOT NULL DEFAULT 0,
     metodo TEXT NOT NULL CHECK (metodo IN ('efectivo', 'tarjeta', 'otro')),
-    estado TEXT NOT NULL DEFAULT 'emitida' CHECK (estado IN ('emitida', 'anulada')),
+    estado TEXT NOT NULL DEFAULT 'emitida' CHECK (estado IN ('emitida', 'anulada', 'sustituida')),
     nif TEXT NOT NULL,
     fecha_expedicion TEXT NOT NULL,
     huella TEXT NOT NULL,
@@ -117,7 +121,16 @@ CREATE TABLE factura (
     motivo TEXT,
     anulada_en INTEGER,
     anulada_por INTEGER,
-    UNIQUE (serie, anio, secuencia)
+    cliente_nif TEXT,
+    cliente_nombre TEXT,
+    cliente_direccion TEXT,
+    sustituye INTEGER REFERENCES factura(id),
+    sustituida_por INTEGER REFERENCES factura(id),
+    UNIQUE (serie, anio, secuencia),
+    CHECK ((cuenta_id IS NULL) = (mesa IS NULL) AND (cuenta_id IS NULL) <> (pedido_id IS NULL)),
+    CHECK ((tipo = 'F2') = (cliente_nif IS NULL)),
+    CHECK ((tipo = 'F3') = (sustituye IS NOT NULL)),
+    CHECK ((estado = 'sustituida') = (sustituida_por IS NOT NULL))
 );
 
 CREATE TABLE factura_linea (
@@ -177,7 +190,7 @@ CREATE TABLE "linea_pedido" (
     precio_centimos INTEGER CHECK (precio_centimos >= 0),
     opciones TEXT NOT NULL DEFAULT '[]',
     opciones_clave TEXT NOT NULL DEFAULT '',
-    opciones_centimos INTEGER NOT NULL DEFAULT 0 CHECK (opciones_centimos >= 0),
+    opciones_centimos INTEGER NOT NULL DEFAULT 0 CHECK (opciones_centimos >= 0), iva INTEGER CHECK (iva IN (0, 4, 10, 21)),
     UNIQUE (pedido_id, plato_id, opciones_clave)
 );
 
@@ -335,9 +348,13 @@ BEGIN SELECT RAISE(ABORT, 'las facturas no se borran'); END;
 CREATE TRIGGER factura_no_se_borra BEFORE DELETE ON factura
 BEGIN SELECT RAISE(ABORT, 'las facturas no se borran'); END;
 
-CREATE TRIGGER factura_no_se_modifica BEFORE UPDATE OF id, serie, anio, secuencia, numero, fecha, cuenta_id, mesa,
-    importe, desglose, lineas, por_lineas, metodo, nif, fecha_expedicion, huella, qr ON factura
+CREATE TRIGGER factura_no_se_modifica BEFORE UPDATE OF id, serie, anio, secuencia, numero, fecha, tipo, cuenta_id, mesa, pedido_id,
+    importe, desglose, lineas, por_lineas, metodo, nif, fecha_expedicion, huella, qr, cliente_nif, cliente_nombre,
+    cliente_direccion, sustituye ON factura
 BEGIN SELECT RAISE(ABORT, 'las facturas no se modifican'); END;
+
+CREATE TRIGGER factura_sustituida_no_cambia BEFORE UPDATE ON factura WHEN OLD.estado = 'sustituida'
+BEGIN SELECT RAISE(ABORT, 'una factura sustituida no cambia'); END;
 
 CREATE TRIGGER plato_delete_revision AFTER DELETE ON plato BEGIN
     UPDATE ajuste SET valor = CAST(valor AS INTEGER) + 1 WHERE clave = 'menu_revision';

@@ -140,6 +140,16 @@ enum BillJSON {
 extension JSONWriter {
     mutating func factura(_ f: Factura) {
         object { w in
+            w.key("cliente")
+            if let c = f.cliente {
+                w.object { w in
+                    w.key("direccion"); w.string(c.direccion)
+                    w.key("nif"); w.string(c.nif)
+                    w.key("nombre"); w.string(c.nombre)
+                }
+            } else {
+                w.null()
+            }
             w.key("cuenta_id"); w.int(f.cuentaID)
             w.key("cuota_total"); w.money(f.cuotaCentimos)
             w.key("desglose"); w.array(f.desglose) { w, p in
@@ -159,13 +169,25 @@ extension JSONWriter {
                     w.key("cantidad"); w.int(l.cantidad)
                     w.key("descuento"); if let d = l.descuento { w.int(d) } else { w.null() }
                     w.key("importe"); w.money(l.importeCentimos)
-                    w.key("nombre"); w.string(l.nombre)
+                    // A full invoice names each line's rate and unit price before VAT (RD 1619/2012 art. 6.1.f).
+                    if f.tipo.completa, let iva = l.iva, let precio = l.precioSinIVADiezmilesimas {
+                        w.key("iva"); w.int(iva)
+                        w.key("nombre"); w.string(l.nombre)
+                        w.key("precio_unitario"); w.tenThousandths(precio)
+                    } else {
+                        w.key("nombre"); w.string(l.nombre)
+                    }
                 }
             }
             w.key("mesa"); w.string(f.mesa)
             w.key("metodo"); w.string(f.metodo.rawValue)
             w.key("numero"); w.string(f.numero)
+            w.key("pedido_id"); w.int(f.pedidoID)
             w.key("qr"); w.string(f.qr)
+            w.key("sustituida_por"); w.string(f.sustituidaPor)
+            w.key("sustituye")
+            if let numero = f.sustituye { w.array([numero]) { w, n in w.string(n) } } else { w.null() }
+            w.key("tipo"); w.string(f.tipo.rawValue)
         }
     }
 }
@@ -185,28 +207,36 @@ extension BillJSON {
     static let schemas: [String: Spec] = [
         "Factura": .obj([
             "id": .integerID,
-            "numero": ["type": "string", "description": "`{serieFacturas}{YYYY}-{NNNNNN}`, no gap and no repeat."],
+            "numero": ["type": "string", "description": "`{serieFacturas}{YYYY}-{NNNNNN}` (F1 and F3: `{serieFacturasCompletas}…`), no gap and no repeat within a series."],
             "fecha": .time,
-            "cuenta_id": .integerID,
-            "mesa": .text,
+            "tipo": ["type": "string", "enum": ["F2", "F1", "F3"], "description": "F2 simplified; F1 full, at payment; F3 full, replacing a simplified one."],
+            "cuenta_id": .nullable(.integerID),
+            "mesa": .textOrNull,
+            "pedido_id": .nullable(.integerID),
+            "cliente": .nullable(.obj(["nif": .text, "nombre": .text, "direccion": .text], description: "The business customer of a full invoice.")),
+            "sustituye": ["type": ["array", "null"], "items": ["type": "string"], "maxItems": 1, "description": "An F3: the number of the simplified invoice it replaces."],
+            "sustituida_por": ["type": ["string", "null"], "description": "A replaced simplified invoice: the number of its F3."],
             "importe_total": .money,
             "cuota_total": .money,
             "desglose": .list(.obj(["iva": .iva, "base": .money, "cuota": .money])),
             "lineas": .list(.obj(["nombre": .text, "cantidad": .integer(from: 1), "importe": .money,
                                    "descuento": ["type": ["integer", "null"], "minimum": 1, "maximum": 100,
-                                                 "description": "The line's discount in percent (100: invited); `importe` is after it."]])),
+                                                 "description": "The line's discount in percent (100: invited); `importe` is after it."],
+                                   "iva": .iva,
+                                   "precio_unitario": ["type": "number", "minimum": 0, "description": "F1 and F3 only: the unit price before VAT and discount, at most four decimals."]],
+                                  required: ["nombre", "cantidad", "importe", "descuento"])),
             "metodo": .oneOf(["efectivo", "tarjeta", "otro"]),
-            "estado": .oneOf(["emitida", "anulada"]),
+            "estado": .oneOf(["emitida", "anulada", "sustituida"]),
             "huella": ["type": "string", "pattern": "^[0-9A-F]{64}$", "description": "Its billing record's SHA-256 `Huella`."],
             "qr": ["type": "string", "description": "The AEAT's checking address (`ValidarQR`), the text of its QR code."],
-        ], description: "A simplified invoice (factura simplificada): one per payment."),
+        ], description: "An invoice: simplified (F2, one per payment or delivered online order) or full (F1 at payment, F3 replacing a simplified one)."),
         "Cobro": .obj([
             "cobro": .obj(["id": .integerID, "metodo": .oneOf(["efectivo", "tarjeta", "otro"]), "importe": .money, "propina": .money, "entregado": ["type": ["number", "null"], "minimum": 0, "description": "Euros with at most two decimals, computed from integer cents."], "cambio": ["type": ["number", "null"], "minimum": 0, "description": "Euros with at most two decimals, computed from integer cents."], "fecha": .time]),
             "factura": .ref("Factura"),
             "cuenta": .ref("Cuenta"),
         ], description: "A payment taken: its invoice and the check after it."),
         "Registros": .obj([
-            "registros": .list(["type": "object", "additionalProperties": false, "properties": ["posicion": .integer(from: 1), "tipo": .oneOf(["alta", "anulacion"]), "IDEmisorFactura": .text, "NumSerieFactura": .text, "FechaExpedicionFactura": .text, "TipoFactura": .oneOf(["F2"]), "CuotaTotal": .text, "ImporteTotal": .text, "IDEmisorFacturaAnulada": .text, "NumSerieFacturaAnulada": .text, "FechaExpedicionFacturaAnulada": .text, "FechaHoraHusoGenRegistro": .text, "Huella": ["type": "string", "pattern": "^[0-9A-F]{64}$"], "anterior": ["type": ["object", "null"], "properties": ["IDEmisorFactura": .text, "NumSerieFactura": .text, "FechaExpedicionFactura": .text, "Huella": .text]], "envio": envioSchema], "required": ["posicion", "tipo", "FechaHoraHusoGenRegistro", "Huella", "anterior", "envio"]]),
+            "registros": .list(["type": "object", "additionalProperties": false, "properties": ["posicion": .integer(from: 1), "tipo": .oneOf(["alta", "anulacion"]), "IDEmisorFactura": .text, "NumSerieFactura": .text, "FechaExpedicionFactura": .text, "TipoFactura": .oneOf(["F1", "F2", "F3"]), "CuotaTotal": .text, "ImporteTotal": .text, "IDEmisorFacturaAnulada": .text, "NumSerieFacturaAnulada": .text, "FechaExpedicionFacturaAnulada": .text, "FechaHoraHusoGenRegistro": .text, "Huella": ["type": "string", "pattern": "^[0-9A-F]{64}$"], "anterior": ["type": ["object", "null"], "properties": ["IDEmisorFactura": .text, "NumSerieFactura": .text, "FechaExpedicionFactura": .text, "Huella": .text]], "envio": envioSchema], "required": ["posicion", "tipo", "FechaHoraHusoGenRegistro", "Huella", "anterior", "envio"]]),
         ], description: "VERI*FACTU billing records in chain order."),
         "InformeCaja": .obj([
             "desde": .text,

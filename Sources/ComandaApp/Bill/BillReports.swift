@@ -1,4 +1,5 @@
 import ComandaCore
+import ComandaStore
 import Foundation
 
 /// The close of the day for the printer and the invoices for the
@@ -46,8 +47,7 @@ enum BillReports {
     /// The invoices as CSV for the accountant (RFC 4180: a field with a
     /// comma, a quote or a line break quoted, its quotes doubled; lines end
     /// in `\n`), in the order given, voided ones with their amounts.
-    static func csv(_ facturas: [(numero: String, fecha: Int64, estado: String, metodo: String, importe: Int, desglose: [ParteIVA])],
-                    zone: TimeZone) -> String {
+    static func csv(_ facturas: [FilaFactura], zone: TimeZone) -> String {
         var out = cabeceraCSV
         out.reserveCapacity(cabeceraCSV.utf8.count + facturas.count * 96)
         for f in facturas {
@@ -57,7 +57,7 @@ enum BillReports {
                 parts[key, default: (0, 0)].base += p.base
                 parts[key, default: (0, 0)].cuota += p.cuota
             }
-            var fields = [f.numero, LocalTime.day(f.fecha, zone: zone), "F2", f.estado, "", "", f.metodo]
+            var fields = [f.numero, LocalTime.day(f.fecha, zone: zone), f.tipo, f.estado, f.clienteNif ?? "", f.clienteNombre ?? "", f.metodo]
             for key in [4, 10, 21, -1] {
                 fields += [Verifactu.importe(parts[key]?.base ?? 0), Verifactu.importe(parts[key]?.cuota ?? 0)]
             }

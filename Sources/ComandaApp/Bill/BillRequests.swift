@@ -11,12 +11,14 @@ struct NuevoCobro: RequestBody {
         "partes": ["type": "integer", "minimum": 2, "maximum": 50, "description": "One of n shares of what is owed."],
         "propina": ["type": "number", "minimum": 0, "maximum": 1000, "multipleOf": 0.01, "default": 0],
         "entregado": ["type": "number", "minimum": 0, "multipleOf": 0.01, "description": "Cash handed over (efectivo only)."],
+        "cliente": ClienteBody.schema.with("description", "A business customer's data: the invoice is a full one (F1). Needed above 3,000 €."),
     ], required: ["metodo"], extra: true)
 
     let metodo: MetodoPago
     let importe: ImporteCobro
     let propinaCentimos: Int
     let entregadoCentimos: Int?
+    let cliente: Cliente?
 
     init(_ body: JSONBody) throws {
         let raw = try body.string("metodo")
@@ -43,11 +45,45 @@ struct NuevoCobro: RequestBody {
         } else {
             entregadoCentimos = nil
         }
+        cliente = body.has("cliente") ? try ClienteBody.cliente(body) : nil
     }
 
     /// The payment as the store takes it, by this waiter.
     func cobrar(camareroID: Int64) -> AppDatabase.Cobrar {
         AppDatabase.Cobrar(metodo: metodo, importe: importe, propinaCentimos: propinaCentimos, entregadoCentimos: entregadoCentimos,
-                           camareroID: camareroID)
+                           camareroID: camareroID, cliente: cliente)
     }
+}
+
+/// A business customer for a full invoice: `{"nif", "nombre", "direccion"}`
+/// (the payment's `cliente`, and `POST /facturas/{id}/completa`'s body).
+enum ClienteBody {
+    static let schema: Spec = .obj([
+        "nif": ["type": "string", "description": "A Spanish NIF, NIE or CIF with its right check character (trimmed, kept in upper case)."],
+        "nombre": ["type": "string", "minLength": 1, "maxLength": 120],
+        "direccion": ["type": "string", "minLength": 1, "maxLength": 200],
+    ], extra: true)
+
+    /// The body's `cliente`, checked: 422 `cliente` when it is not an object,
+    /// `cliente.nif` / `cliente.nombre` / `cliente.direccion` for a field.
+    static func cliente(_ body: JSONBody) throws -> Cliente {
+        guard case .object(let o)? = body.object["cliente"] else {
+            throw APIError.validation("cliente", "must be an object with nif, nombre and direccion")
+        }
+        func text(_ key: String) throws(APIError) -> String {
+            guard case .string(let value)? = o[key] else { throw APIError.validation("cliente." + key, "is required, as a text") }
+            return value
+        }
+        return try Cliente.validado(nif: try text("nif"), nombre: try text("nombre"), direccion: try text("direccion"))
+    }
+}
+
+/// `POST /facturas/{id}/completa`: `{"cliente": {"nif", "nombre", "direccion"}}`.
+struct FacturaCompleta: RequestBody {
+    static let schemaName = "FacturaCompleta"
+    static let schema: Spec = .obj(["cliente": ClienteBody.schema], extra: true)
+
+    let cliente: Cliente
+
+    init(_ body: JSONBody) throws { cliente = try ClienteBody.cliente(body) }
 }

@@ -78,6 +78,24 @@ struct BillRoutes: Feature {
             let motivo = try Anular(r.http).motivo
             return r.after(try bill.anular(facturaID: id, motivo: motivo, gerenteID: try r.usuario.id)) { .json(BillJSON.factura($0)) }
         }
+        router.add(.POST, "/facturas/:id/completa", ChecksRoutes.waiters, .op(
+            "A full invoice (F3) for a simplified one already issued: the customer's NIF, name and address; the same amounts, lines and method. The simplified one becomes `sustituida` and keeps its billing record; the F3's record is a new `alta`.",
+            id: "facturaCompleta",
+            tags: ["The bill"],
+            params: [.path("id", "The simplified invoice's id.")],
+            body: FacturaCompleta.self,
+            responses: [
+                "201": .ok(.ref("Factura"), "The full invoice."),
+                "409": .error("`factura_sustituida` (replaced already), `factura_anulada`, `factura_no_simplificada` (an F1 or F3), or `empresa_sin_configurar`."),
+            ])) { r in
+            let id = try Self.id(r.params)
+            let cliente = try FacturaCompleta(r.http).cliente
+            return r.after(try bill.completa(facturaID: id, cliente: cliente)) { f in
+                var response = HTTPResponse.json(BillJSON.factura(f), status: .created)
+                response.headers.add("Location", "/facturas/\(f.id)")
+                return response
+            }
+        }
         router.add(.GET, "/facturas", .staff(.gerente), .op(
             "The invoices issued on the restaurant's days `desde`…`hasta` (both default to today), by number, voided ones included; `formato=csv` for the accountant.",
             id: "facturas",

@@ -13,6 +13,8 @@ final class BillService: Sendable {
     /// The company (nil until the setting `empresa` has a NIF: payments are refused).
     let empresa: Empresa?
     let serie: String
+    /// The full invoices' series (F1, F3).
+    let serieCompletas: String
 
     /// Records go to the AEAT's test environment (the QR codes name its test host).
     let pruebas: Bool
@@ -21,7 +23,7 @@ final class BillService: Sendable {
     /// When the business day closes, in minutes after midnight.
     let cierre: Int
 
-    init(database: AppDatabase, now: @escaping @Sendable () -> Int64, zone: TimeZone, empresa: Empresa?, serie: String, pruebas: Bool = false,
+    init(database: AppDatabase, now: @escaping @Sendable () -> Int64, zone: TimeZone, empresa: Empresa?, serie: String, serieCompletas: String = "F", pruebas: Bool = false,
          enviando: Bool = false, cierre: Int = 0) {
         self.cierre = cierre
         self.database = database
@@ -31,11 +33,17 @@ final class BillService: Sendable {
         self.zone = zone
         self.empresa = empresa
         self.serie = serie
+        self.serieCompletas = serieCompletas
     }
 
     private func emisor() throws(CuentaError) -> AppDatabase.Emisor {
         guard let empresa else { throw .empresaSinConfigurar }
-        return AppDatabase.Emisor(nif: empresa.nif, serie: serie, zone: zone, pruebas: pruebas)
+        return AppDatabase.Emisor(nif: empresa.nif, serie: serie, serieCompletas: serieCompletas, zone: zone, pruebas: pruebas)
+    }
+
+    /// A full invoice (F3) replacing a simplified one, for the customer.
+    func completa(facturaID: Int64, cliente: Cliente) throws -> PendingWrite<Factura> {
+        database.facturaCompleta(id: facturaID, cliente: cliente, emisor: try emisor(), now: now())
     }
 
     func cobrar(cuentaID: Int64, _ pago: AppDatabase.Cobrar) throws -> PendingWrite<(Pago, Factura, Cuenta)> {
@@ -78,7 +86,7 @@ final class BillService: Sendable {
     }
 
     /// The invoices of those days for the accountant's CSV (no lines read).
-    func facturasResumen(_ range: DayRange) throws -> [(numero: String, fecha: Int64, estado: String, metodo: String, importe: Int, desglose: [ParteIVA])] {
+    func facturasResumen(_ range: DayRange) throws -> [FilaFactura] {
         let (start, end) = try span(range)
         return try database.facturasResumen(desde: start, hasta: end)
     }
@@ -116,7 +124,7 @@ struct InformeCaja {
     var propinas: [(camarero: Persona, propinas: Int)] = []
     /// The cash taken: amounts of invoices not voided and every tip paid in cash (change already given back).
     var efectivoEnCaja: Int { porMetodo.filter { $0.metodo == .efectivo }.reduce(0) { $0 + $1.importe + $1.propinas } }
-    /// How many of the invoices counted are online orders' (none until orders are invoiced).
+    /// How many of the invoices counted are online orders'.
     var pedidos = 0
     /// The discounts in force on the lines of the invoices counted.
     var descuentos: [(nombre: String, cantidad: Int, porcentaje: Int, importe: Int, motivo: String, gerente: String?)] = []
@@ -131,6 +139,7 @@ struct InformeCaja {
             r.porMetodo.first { $0.metodo == m }.flatMap { $0.importe == 0 && $0.propinas == 0 ? nil : $0 }
         }
         propinas = r.propinas
+        pedidos = r.pedidos
         self.lineasAnuladas = lineasAnuladas
     }
 }

@@ -33,6 +33,11 @@ extension CuentaError: APIErrorConvertible {
         case .cuentaConCobros:
             return APIError(.conflict, "cuenta_con_cobros", "This check has a payment already: its discounts can no longer change.")
         case .lineaAnulada: return APIError(.conflict, "linea_anulada", "This line is voided: it has nothing to discount.")
+        case .facturaSustituida:
+            return APIError(.conflict, "factura_sustituida", "This invoice has been replaced by a full invoice: use that one.")
+        case .facturaAnulada: return APIError(.conflict, "factura_anulada", "This invoice is voided.")
+        case .facturaNoSimplificada:
+            return APIError(.conflict, "factura_no_simplificada", "This is a full invoice already: it names its customer.")
         case .demasiadasLineas:
             return APIError(.conflict, "demasiadas_lineas",
                             "\(CuentaRules.maxLineasCliente) dishes are already waiting for the waiter: they will come to the table.")

@@ -126,6 +126,15 @@ struct JSONWriter {
         bytes.append(0x22)
     }
 
+    /// Ten-thousandths as an exact decimal number with at most four decimals: `113636` → `11.3636`, `105000` → `10.5`.
+    mutating func tenThousandths(_ n: Int) {
+        separate()
+        var fraction = String(n.magnitude % 10_000)
+        fraction = String(repeating: "0", count: 4 - fraction.count) + fraction
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        bytes.append(contentsOf: ((n < 0 ? "-" : "") + "\(n.magnitude / 10_000)" + (fraction.isEmpty ? "" : "." + fraction)).utf8)
+    }
+
     /// A number of tenths with one decimal (`123` → `12.3`), or `null`.
     mutating func tenths<N: BinaryInteger>(_ n: N?) {
         guard let n else { return null() }

@@ -341,6 +341,8 @@ struct RouteDoc: Sendable {
 extension Spec {
     /// A required JSON request body of this schema.
     static func body(_ schema: Spec) -> Spec { ["required": true, "content": ["application/json": ["schema": schema]]] }
+    /// A body that may be left out.
+    static func optionalBody(_ schema: Spec) -> Spec { ["required": false, "content": ["application/json": ["schema": schema]]] }
 }
 
 extension Routes {

@@ -19,3 +19,19 @@ struct Rechazar: RequestBody {
 
     init(_ body: JSONBody) throws { motivo = try PedidoRules.motivo(try body.string("motivo")) }
 }
+
+/// `POST /cocina/pedidos/{id}/entregado`'s optional body: how the order was paid, for its invoice.
+struct Entregado: RequestBody {
+    static let schemaName = "Entregado"
+    static let schema: Spec = .obj(["metodo": .oneOf(["efectivo", "tarjeta", "otro"]).with("default", "otro")], required: [], extra: true)
+
+    let metodo: MetodoPago
+
+    init(_ body: JSONBody) throws {
+        guard body.has("metodo") else { metodo = .otro; return }
+        guard let metodo = MetodoPago(rawValue: try body.string("metodo")) else {
+            throw APIError.validation("metodo", "must be efectivo, tarjeta or otro")
+        }
+        self.metodo = metodo
+    }
+}

@@ -54,8 +54,9 @@ struct KitchenRoutes: Feature {
             .json(OrderJSON.pedido(try kitchen.pedido(id: try Self.pedidoID(r.params)), cocina: true))
         }
         // The moves are answered after their commit, holding no thread meanwhile.
-        @Sendable func move(_ r: RouteRequest, _ m: MovimientoPedido, minutos: Int? = nil, motivo: String? = nil) throws -> HTTPResponse {
-            r.after(kitchen.moving(pedidoID: try Self.pedidoID(r.params), m, minutos: minutos, motivo: motivo)) {
+        @Sendable func move(_ r: RouteRequest, _ m: MovimientoPedido, minutos: Int? = nil, motivo: String? = nil,
+                            metodo: MetodoPago = .otro) throws -> HTTPResponse {
+            r.after(kitchen.moving(pedidoID: try Self.pedidoID(r.params), m, minutos: minutos, motivo: motivo, metodo: metodo)) {
                 .json(OrderJSON.pedido($0, cocina: true))
             }
         }
@@ -96,14 +97,19 @@ struct KitchenRoutes: Feature {
                 "409": Self.moveConflict,
             ])) { r in try move(r, .preparado) }
         router.add(.POST, "/cocina/pedidos/:id/entregado", .staff(.cocina), .op(
-            "Handed over.",
+            "Handed over; with the company set, the order's simplified invoice is issued in the same write (`factura_id`), paid by `metodo` (default `otro`). The body is optional.",
             id: "entregado",
             tags: ["Kitchen"],
             params: [.path("id", "The order's id.")],
+            request: .optionalBody(Entregado.schema),
             responses: [
                 "200": .ok(.ref("PedidoCocina")),
                 "409": Self.moveConflict,
-            ])) { r in try move(r, .entregado) }
+            ])) { r in
+            // No body (or an empty one) is the default method.
+            let metodo = r.http.body.isEmpty ? .otro : try Entregado(r.http).metodo
+            return try move(r, .entregado, metodo: metodo)
+        }
         router.add(.GET, "/cocina/pedidos/:id/ticket", .staff(.cocina), .op(
             "The kitchen ticket: plain text, 42 columns, times in the restaurant's zone.",
             id: "ticket",

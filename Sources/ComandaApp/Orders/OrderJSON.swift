@@ -81,6 +81,7 @@ extension JSONWriter {
                     w.key("fecha"); w.time(e.fecha)
                 }
             }
+            w.key("factura_id"); w.int(p.facturaID)
             w.key("fecha"); w.time(p.fecha)
             w.key("id"); w.int(p.id)
             w.key("lineas"); w.array(p.lineas) { w, l in w.linea(l) }
@@ -107,6 +108,8 @@ extension OrderJSON {
         "listo_estimado": .nullable(.time),
         "motivo": .textOrNull,
         "eventos": .list(.ref("Evento")),
+        "factura_id": ["type": ["integer", "null"], "minimum": 1,
+                       "description": "Its simplified invoice, issued when handed over (`entregado`); null before, and always without the company set."],
     ])
 
     /// The schemas of these answers, by name (`$ref`s in the routes' descriptions).

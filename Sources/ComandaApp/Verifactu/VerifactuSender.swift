@@ -226,7 +226,7 @@ final class VerifactuSender: BackgroundService, @unchecked Sendable {
     /// operation (a line naming none of them is ignored; a record without a
     /// line waits); anything else is a failure, said in the manager's words.
     static func interpretar(_ result: AEATConexion.Resultado,
-                            registros: [(registro: RegistroFacturacion, desglose: [ParteIVA])]) -> Interpretacion {
+                            registros: [RegistroAEAT]) -> Interpretacion {
         let status: Int, cuerpo: Data
         switch result {
         case .fallo(let mensaje): return .fallo(mensaje)
@@ -238,7 +238,7 @@ final class VerifactuSender: BackgroundService, @unchecked Sendable {
             return .fallo("\(side) (SOAP Fault \(codigo), HTTP \(status)): \(mensaje)")
         case .respuesta(let respuesta) where status == 200:
             var byKey: [String: Int64] = [:]
-            for (r, _) in registros { byKey[key(r.registro)] = r.posicion }
+            for item in registros { byKey[key(item.registro.registro)] = item.registro.posicion }
             var seen = Set<Int64>()
             var lineas: [RespuestaRegistro] = []
             for linea in respuesta.lineas {

@@ -1,5 +1,6 @@
 import CLibXML2
 import ComandaCore
+import ComandaStore
 import Foundation
 
 /// The request that sends billing records to the AEAT: a SOAP 1.1 envelope
@@ -30,7 +31,7 @@ enum VerifactuXML {
         var empresa: Empresa
         var sistema: Sistema
         var incidencia: Bool
-        var registros: [(registro: RegistroFacturacion, desglose: [ParteIVA])]
+        var registros: [RegistroAEAT]
     }
 
     /// The whole request: the envelope, its namespaces declared on it, as UTF-8 bytes.
@@ -60,13 +61,14 @@ enum VerifactuXML {
                     w.element("sum1:RemisionVoluntaria") { w.text("sum1:Incidencia", "S") }
                 }
             }
-            for (registro, desglose) in envio.registros {
-                w.element("sum:RegistroFactura") { registroElement(registro, desglose: desglose, envio: envio, w) }
+            for item in envio.registros {
+                w.element("sum:RegistroFactura") { registroElement(item, envio: envio, w) }
             }
         }
     }
 
-    private static func registroElement(_ r: RegistroFacturacion, desglose: [ParteIVA], envio: Envio, _ w: XMLWriter) {
+    private static func registroElement(_ item: RegistroAEAT, envio: Envio, _ w: XMLWriter) {
+        let r = item.registro
         let encadenamiento = {
             w.element("sum1:Encadenamiento") {
                 if let anterior = r.anterior {
@@ -105,9 +107,26 @@ enum VerifactuXML {
                 }
                 w.text("sum1:NombreRazonEmisor", envio.empresa.razonSocial)
                 w.text("sum1:TipoFactura", tipoFactura)
+                if let sustituida = item.sustituida {
+                    w.element("sum1:FacturasSustituidas") {
+                        w.element("sum1:IDFacturaSustituida") {
+                            w.text("sum1:IDEmisorFactura", sustituida.idEmisor)
+                            w.text("sum1:NumSerieFactura", sustituida.numSerie)
+                            w.text("sum1:FechaExpedicionFactura", sustituida.fecha)
+                        }
+                    }
+                }
                 w.text("sum1:DescripcionOperacion", "Servicio de restauración")
+                if let cliente = item.destinatario {
+                    w.element("sum1:Destinatarios") {
+                        w.element("sum1:IDDestinatario") {
+                            w.text("sum1:NombreRazon", cliente.nombre)
+                            w.text("sum1:NIF", cliente.nif)
+                        }
+                    }
+                }
                 w.element("sum1:Desglose") {
-                    for parte in desglose {
+                    for parte in item.desglose {
                         w.element("sum1:DetalleDesglose") {
                             w.text("sum1:Impuesto", "01")
                             w.text("sum1:ClaveRegimen", "01")

@@ -84,8 +84,12 @@ import Testing
             // The server is alive, and in 40 shares the check is paid, each invoice's VAT split to the cent.
             #expect(try c.request("GET", "/health").text == "ok")
             var paid = 0
+            // Each share is above 3,000 €: a full invoice, with the customer's data.
+            let cliente = #""cliente": {"nif": "B12345674", "nombre": "Banquetes S.L.", "direccion": "Calle Mayor 2, Madrid"}"#
+            let simplified = try c.postJSON("/cuentas/\(old)/cobros", #"{"metodo": "tarjeta", "partes": 40}"#, token: waiter)
+            #expect(simplified.status == 422 && simplified.errorField == "cliente")
             for n in stride(from: 40, through: 2, by: -1) {
-                let share = try c.postJSON("/cuentas/\(old)/cobros", #"{"metodo": "tarjeta", "partes": \#(n)}"#, token: waiter)
+                let share = try c.postJSON("/cuentas/\(old)/cobros", #"{"metodo": "tarjeta", "partes": \#(n), \#(cliente)}"#, token: waiter)
                 #expect(share.status == 201, "share \(41 - n)")
                 let factura = try #require(json(share)["factura"] as? [String: Any])
                 let importe = try #require(factura["importe_total"] as? Double)
@@ -94,7 +98,7 @@ import Testing
                 #expect(Int((sum * 100).rounded()) == Int((importe * 100).rounded()))
                 paid += Int((importe * 100).rounded())
             }
-            let last = try c.postJSON("/cuentas/\(old)/cobros", #"{"metodo": "tarjeta"}"#, token: waiter)
+            let last = try c.postJSON("/cuentas/\(old)/cobros", #"{"metodo": "tarjeta", \#(cliente)}"#, token: waiter)
             #expect(last.status == 201)
             paid += Int(((json(last)["factura"] as? [String: Any])?["importe_total"] as? Double ?? 0) * 100 + 0.5)
             #expect(paid == 3_000_000_000)

@@ -44,18 +44,19 @@ import Testing
             LineaPedido(id: 3, platoID: 12, nombre: "Croquetas \"caseras\"", precioCentimos: 750, cantidad: 2),
             LineaPedido(id: 4, platoID: 5, nombre: "Pan", precioCentimos: 105, cantidad: 1),
         ])
-        #expect(OrderJSON.pedido(open) == #"{"direccion":null,"estado":"abierto","eventos":[],"fecha":null,"id":7,"lineas":["#
+        #expect(OrderJSON.pedido(open) == #"{"direccion":null,"estado":"abierto","eventos":[],"factura_id":null,"fecha":null,"id":7,"lineas":["#
             + #"{"cantidad":2,"id":3,"nombre":"Croquetas \"caseras\"","opciones":[],"plato_id":12,"precio_unitario":7.5,"subtotal":15},"#
             + #"{"cantidad":1,"id":4,"nombre":"Pan","opciones":[],"plato_id":5,"precio_unitario":1.05,"subtotal":1.05}"#
             + #"],"listo_estimado":null,"motivo":null,"num_platos":3,"telefono":null,"total":16.05}"#)
-        let placed = Pedido(id: 8, estado: .rechazado, fecha: 0, direccion: "Calle Mayor 1", telefono: "+34 600 000 000", lineas: [],
+        var placed = Pedido(id: 8, estado: .rechazado, fecha: 0, direccion: "Calle Mayor 1", telefono: "+34 600 000 000", lineas: [],
                             listoEstimado: 900, motivo: "Sin \"gas\"", eventos: [EventoPedido(estado: .realizado, fecha: 0),
                                                                                 EventoPedido(estado: .rechazado, fecha: 60)],
                             cliente: (id: 3, nombre: "Ana <b>"))
         let placedBody = #""direccion":"Calle Mayor 1","estado":"rechazado","eventos":[{"estado":"realizado","fecha":"1970-01-01T00:00:00Z"},"#
-            + #"{"estado":"rechazado","fecha":"1970-01-01T00:01:00Z"}],"fecha":"1970-01-01T00:00:00Z","#
+            + #"{"estado":"rechazado","fecha":"1970-01-01T00:01:00Z"}],"factura_id":41,"fecha":"1970-01-01T00:00:00Z","#
             + #""id":8,"lineas":[],"listo_estimado":"1970-01-01T00:15:00Z","motivo":"Sin \"gas\"","num_platos":0,"#
             + #""telefono":"+34 600 000 000","total":0}"#
+        placed.facturaID = 41
         #expect(OrderJSON.pedido(placed) == "{" + placedBody)
         // The kitchen's view adds the customer's id and name, and nothing else of theirs.
         #expect(OrderJSON.pedido(placed, cocina: true) == #"{"cliente":{"id":3,"nombre":"Ana <b>"},"# + placedBody)

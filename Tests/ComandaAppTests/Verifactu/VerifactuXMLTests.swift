@@ -18,7 +18,9 @@ import Testing
     private func json(_ r: TestResponse) -> [String: Any] { (r.json as? [String: Any]) ?? [:] }
 
     /// The chain of a check paid in two shares, the first voided: alta, alta, anulacion.
-    private func chain() throws -> [(registro: RegistroFacturacion, desglose: [ParteIVA])] {
+    /// With `full`, then the voided share paid again with a full invoice
+    /// (F1), and the card's invoice replaced by one (F3): five records.
+    private func chain(full: Bool = false) throws -> [RegistroAEAT] {
         let (app, db) = try makeUserApp { config in
             config.empresaNif = "B12345674"
             config.empresaRazonSocial = "Casa Pepe & Hijos S.L."
@@ -40,11 +42,16 @@ import Testing
             #expect(try c.postJSON("/cuentas/\(cuenta)/cobros", #"{"metodo": "tarjeta"}"#, token: waiter).status == 201)
             let factura = try #require((first["factura"] as? [String: Any])?["id"] as? Int)
             #expect(try c.postJSON("/facturas/\(factura)/anular", #"{"motivo": "Error"}"#, token: boss).status == 200)
+            if full {
+                let cliente = #"{"nif": "B12345674", "nombre": "Distribuciones <Norte> & Sur", "direccion": "Calle Luna 4"}"#
+                #expect(try c.postJSON("/cuentas/\(cuenta)/cobros", #"{"metodo": "tarjeta", "cliente": \#(cliente)}"#, token: waiter).status == 201)
+                #expect(try c.postJSON("/facturas/\(factura + 1)/completa", #"{"cliente": \#(cliente)}"#, token: waiter).status == 201)
+            }
         }
         return try db.registrosConDesglose(despues: 0, limite: 1000)
     }
 
-    private func envio(_ registros: [(registro: RegistroFacturacion, desglose: [ParteIVA])], incidencia: Bool) -> VerifactuXML.Envio {
+    private func envio(_ registros: [RegistroAEAT], incidencia: Bool) -> VerifactuXML.Envio {
         VerifactuXML.Envio(empresa: Empresa(nif: "B12345674", razonSocial: "Casa Pepe & Hijos S.L.", direccion: "Calle Mayor 1"),
                            sistema: .init(nombreRazon: "Casa Pepe & Hijos S.L.", nif: "B12345674", version: "1.0.0",
                                           numeroInstalacion: "7f3c9a1e-0b5d-4c2e-9a61-1d2f3e4a5b6c"),
@@ -96,7 +103,7 @@ import Testing
             #expect(environment["COMANDA_REQUIRE_AEAT_XSD"] == nil, "COMANDA_AEAT_XSD is not set: the AEAT's schemas were not fetched")
             return
         }
-        let registros = try chain()
+        let registros = try chain(full: true)
         let work = try makeTemporaryFolder("comanda-xsd")
         defer { try? FileManager.default.removeItem(atPath: work) }
         for incidencia in [false, true] {
@@ -113,5 +120,32 @@ import Testing
             let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             #expect(xmllint.terminationStatus == 0 && said.contains("validates"), "incidencia \(incidencia): \(said)")
         }
+    }
+
+    /// An F1 names its customer (`Destinatarios`); an F3 too, and the
+    /// simplified invoice it replaces (`FacturasSustituidas`).
+    @Test func fullInvoicesCarryTheCustomerAndTheReplacedInvoice() throws {
+        let registros = try chain(full: true)
+        #expect(registros.map { if case .alta(_, _, _, let tipo, _, _, _) = $0.registro.registro { tipo } else { "anulacion" } }
+                == ["F2", "F2", "anulacion", "F1", "F3"])
+        let data = VerifactuXML.envelope(envio(registros, incidencia: false))
+        let parser = XMLParser(data: data)
+        parser.shouldProcessNamespaces = true
+        let texts = Texts()
+        parser.delegate = texts
+        #expect(parser.parse())
+        func all(_ name: String) -> [String] { texts.found.filter { $0.name == name }.map(\.text) }
+        #expect(all("TipoFactura") == ["F2", "F2", "F1", "F3"])
+        #expect(all("IDDestinatario").count == 2)
+        #expect(all("NombreRazon").filter { $0 == "Distribuciones <Norte> & Sur" }.count == 2)
+        guard case .alta(_, let segunda, let fecha, _, _, _, _) = registros[1].registro.registro else { Issue.record("not an alta"); return }
+        #expect(all("IDFacturaSustituida").count == 1)
+        let names = texts.found.map(\.name)
+        // FacturasSustituidas follows TipoFactura; its invoice is the second one.
+        if let at = names.firstIndex(of: "IDFacturaSustituida") {
+            #expect(Array(texts.found[(at - 3)..<at].map(\.text)) == ["B12345674", segunda, fecha])
+        }
+        let xml = String(decoding: data, as: UTF8.self)
+        #expect(xml.contains("Distribuciones &lt;Norte&gt; &amp; Sur"))
     }
 }
