@@ -154,7 +154,15 @@ private func get(_ target: String, _ headers: [(String, String)] = []) -> HTTPRe
         #expect(try AppConfiguration.load(file: "/nonexistent", fileRequired: false, environment: [:], flags: []).empresa == nil)
         let env = try AppConfiguration.load(file: "/nonexistent", fileRequired: false,
                                             environment: ["COMANDA_EMPRESA_NIF": "X1234567L", "COMANDA_SERIE_FACTURAS": "A-1"], flags: [])
-        #expect(env.empresa?.nif == "X1234567L" && env.serieFacturas == "A-1")
+        #expect(env.empresa?.nif == "X1234567L" && env.serieFacturas == "A-1" && env.serieFacturasCompletas == "F")
+        let full = try AppConfiguration.load(file: "/nonexistent", fileRequired: false, environment: ["COMANDA_SERIE_FACTURAS_COMPLETAS": "FC/"], flags: [])
+        #expect(full.serieFacturasCompletas == "FC/")
+        do {
+            _ = try AppConfiguration.load(file: "/nonexistent", fileRequired: false, environment: ["COMANDA_SERIE_FACTURAS": "F"], flags: [])
+            Issue.record("accepted the same series twice")
+        } catch {
+            #expect(error.description.contains("must differ from serieFacturas"), "\(error)")
+        }
         do {
             _ = try AppConfiguration.load(file: "/nonexistent", fileRequired: false, environment: ["COMANDA_EMPRESA_NIF": "1234"], flags: [])
             Issue.record("accepted a bad NIF")
@@ -176,7 +184,7 @@ private func get(_ target: String, _ headers: [(String, String)] = []) -> HTTPRe
             #expect(error.description == #"invalid setting empresaNif = "B12345678" from COMANDA_EMPRESA_NIF: expected a Spanish NIF, NIE or CIF with its check character, such as B12345674"#)
         }
         for bad in [#"{"empresa": "B12345674"}"#, #"{"empresa": {"cif": "B12345674"}}"#, #"{"serieFacturas": "T 1"}"#,
-                    #"{"serieFacturas": "ABCDEFGHIJK"}"#] {
+                    #"{"serieFacturas": "ABCDEFGHIJK"}"#, #"{"serieFacturasCompletas": "F 1"}"#] {
             #expect(throws: ConfigurationError.self, "\(bad)") {
                 try AppConfiguration.load(file: try writeConfig(bad), fileRequired: true, environment: [:], flags: [])
             }
