@@ -560,8 +560,13 @@ async function loadVentas() {
     return;
   }
   const cifra = (label, value) => { const d = Staff.el("div", "cifra"); d.append(Staff.el("span", null, label), Staff.el("strong", null, value)); return d; };
-  $("ventas-cifras").replaceChildren(cifra("Pedidos", String(informe.pedidos)), cifra("Ventas", Staff.money(informe.total)),
-    cifra("Ticket medio", Staff.money(informe.ticket_medio)), cifra("Rechazados", String(informe.rechazados)));
+  // The whole: the dining room's invoices in force and the online orders, with the split between them.
+  const sala = informe.sala || { facturas: 0, total: 0 };
+  const todo = Math.round((sala.total + informe.total) * 100) / 100;
+  $("ventas-cifras").replaceChildren(cifra("Ventas", Staff.money(todo)),
+    cifra("Sala", Staff.money(sala.total) + " · " + sala.facturas + (sala.facturas === 1 ? " factura" : " facturas")),
+    cifra("En línea", Staff.money(informe.total) + " · " + informe.pedidos + (informe.pedidos === 1 ? " pedido" : " pedidos")),
+    cifra("Ticket medio en línea", Staff.money(informe.ticket_medio)), cifra("Rechazados", String(informe.rechazados)));
   $("ventas-grafica").replaceChildren(barChart(informe.por_dia));
   const rows = informe.platos.slice(0, 15).map(p => {
     const tr = Staff.el("tr");
@@ -577,7 +582,7 @@ async function loadVentas() {
   $("ventas-platos").replaceChildren(...rows);
 }
 
-/** A bar per day (its total), labelled with the day and the amount; names and numbers go in as text. */
+/** A bar per day (the dining room's part below, the online orders' above), labelled with the day and the whole; names and numbers go in as text. */
 function barChart(days) {
   const NS = "http://www.w3.org/2000/svg";
   const make = (tag, attrs, text) => {
@@ -587,17 +592,27 @@ function barChart(days) {
     return node;
   };
   const width = Math.max(320, days.length * 110), height = 240, top = 24, bottom = 40;
-  const max = Math.max(1, ...days.map(d => d.total));
+  const whole = d => (d.sala || 0) + d.total;
+  const max = Math.max(1, ...days.map(whole));
   const svg = make("svg", { viewBox: "0 0 " + width + " " + height, width, height, role: "img",
-                            "aria-label": "Ventas por día: " + days.map(d => d.fecha + " " + Staff.money(d.total)).join(", ") });
+                            "aria-label": "Ventas por día: " + days.map(d => d.fecha + " " + Staff.money(whole(d)) + " (sala " + Staff.money(d.sala || 0)
+                              + ", en línea " + Staff.money(d.total) + ")").join(", ") });
   const slot = width / Math.max(1, days.length);
   days.forEach((d, i) => {
-    const h = Math.round((height - top - bottom) * d.total / max);
+    const scale = v => Math.round((height - top - bottom) * v / max);
+    const hs = scale(d.sala || 0), hl = scale(d.total), h = hs + hl;
     const x = i * slot + slot * 0.15, y = height - bottom - h;
-    const bar = make("rect", { x, y, width: slot * 0.7, height: Math.max(h, 1), rx: 4, class: "bar" });
-    bar.append(make("title", {}, d.fecha + ": " + Staff.money(d.total) + " (" + d.pedidos + " pedidos)"));
-    svg.append(bar,
-      make("text", { x: x + slot * 0.35, y: y - 6, "text-anchor": "middle", class: "valor" }, d.total ? Math.round(d.total) + " €" : ""),
+    const title = d.fecha + ": " + Staff.money(whole(d)) + " (sala " + Staff.money(d.sala || 0) + "; en línea " + Staff.money(d.total) + ", " + d.pedidos + " pedidos)";
+    const salaBar = make("rect", { x, y: height - bottom - Math.max(hs, 1), width: slot * 0.7, height: Math.max(hs, 1), rx: 4, class: "bar sala" });
+    salaBar.append(make("title", {}, title));
+    svg.append(salaBar);
+    if (hl > 0) {
+      const online = make("rect", { x, y, width: slot * 0.7, height: hl, rx: 4, class: "bar linea" });
+      online.append(make("title", {}, title));
+      svg.append(online);
+    }
+    svg.append(
+      make("text", { x: x + slot * 0.35, y: y - 6, "text-anchor": "middle", class: "valor" }, whole(d) ? Math.round(whole(d)) + " €" : ""),
       make("text", { x: x + slot * 0.35, y: height - bottom + 18, "text-anchor": "middle", class: "dia" }, d.fecha.slice(8) + "/" + d.fecha.slice(5, 7)));
   });
   return svg;

@@ -221,11 +221,14 @@ def check(server):
             fail("the API does not say the invoice is voided")
         if call("GET", f"/cuentas/{cuenta}", token=token)[1]["pendiente"] != 45:
             fail("the voided invoice's amount is not owed again")
-        # Sales: the last 7 days as a bar chart drawn by the page, with the report's figures.
+        # Paid again: the day's dining room has one invoice in force.
+        if call("POST", f"/cuentas/{cuenta}/cobros", {"metodo": "efectivo"}, token)[0] != 201:
+            fail("paying the check again was refused")
+        # Sales: the last 7 days as a bar chart drawn by the page, the dining room and the online orders apart.
         driver.find_element(By.ID, "ver-ventas").click()
-        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#ventas-grafica svg rect.bar")) == 7)
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#ventas-grafica svg rect.bar.sala")) == 7)
         figures = driver.find_element(By.ID, "ventas-cifras").text
-        if "Ticket medio" not in figures or "Pedidos" not in figures:
+        if "Ticket medio" not in figures or "En línea" not in figures or "Sala\n45,00 € · 1 factura" not in figures:
             fail(f"the sales figures say {figures!r}")
 
         # On a phone: Salir is on screen and nothing scrolls sideways.
@@ -243,7 +246,7 @@ def check(server):
         print("gestion-check: ok (created with two allergens, a trace, an ingredient and a photo; clash shown beside the name; "
               "options (a required group, priced extras) and 21 % VAT set on the steak, a bad price shown beside them; "
               "sold out; retired after confirming; an invoice voided with a reason from the day's list; a bad price said in Spanish beside it; "
-              "the week's sales as an SVG bar chart; Salir on a phone; names as text)")
+              "the week's sales as an SVG bar chart, the dining room's invoices and the online orders apart; Salir on a phone; names as text)")
     finally:
         if driver:
             driver.quit()

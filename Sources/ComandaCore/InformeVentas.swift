@@ -3,9 +3,11 @@ public struct InformeVentas: Sendable, Equatable {
     /// One day: its date (`YYYY-MM-DD`), its sold orders and their money in cents.
     public struct Dia: Sendable, Equatable {
         public var fecha: String, pedidos: Int, totalCentimos: Int
+        /// The dining room's invoices in force that day, in cents.
+        public var salaCentimos = 0
         /// Creates one.
-        public init(fecha: String, pedidos: Int, totalCentimos: Int) {
-            self.fecha = fecha; self.pedidos = pedidos; self.totalCentimos = totalCentimos
+        public init(fecha: String, pedidos: Int, totalCentimos: Int, salaCentimos: Int = 0) {
+            self.fecha = fecha; self.pedidos = pedidos; self.totalCentimos = totalCentimos; self.salaCentimos = salaCentimos
         }
     }
 
@@ -28,6 +30,9 @@ public struct InformeVentas: Sendable, Equatable {
     public var porDia: [Dia]
     /// The dishes, most sold first (ties: by name, the menu's collation).
     public var platos: [PlatoVendido]
+    /// The dining room: its invoices in force (neither voided nor replaced;
+    /// online orders' apart) and their money in cents.
+    public var salaFacturas = 0, salaCentimos = 0
 
     /// Creates one.
     public init(pedidos: Int, totalCentimos: Int, rechazados: Int, cancelados: Int, segundosPreparacion: Int64,

@@ -30,14 +30,19 @@ extension AppDatabase {
             let values = Array(repeating: "(?, ?, ?)", count: dias.count).joined(separator: ",")
             var arguments: [any DatabaseValueConvertible] = []
             for d in dias { arguments += [d.fecha, d.start, d.end] }
+            // The dining room's money is its invoices' in force (by the day they were issued).
+            let sala = "(SELECT COALESCE(SUM(f.importe), 0) FROM factura f WHERE f.fecha >= d.desde AND f.fecha < d.hasta AND f.estado = 'emitida' AND f.pedido_id IS NULL)"
             let porDia = try Row.fetchAll(db, sql: """
                 WITH dias(fecha, desde, hasta) AS (VALUES \(values))
-                SELECT d.fecha, COUNT(p.id) AS n, COALESCE(SUM(\(money)), 0) AS total
+                SELECT d.fecha, COUNT(p.id) AS n, COALESCE(SUM(\(money)), 0) AS total, \(sala) AS sala
                 FROM dias d LEFT JOIN pedido p ON p.fecha >= d.desde AND p.fecha < d.hasta AND p.estado IN (\(vendidos))
                 GROUP BY d.fecha, d.desde ORDER BY d.desde
                 """, arguments: StatementArguments(arguments)).map {
-                InformeVentas.Dia(fecha: $0["fecha"], pedidos: $0["n"], totalCentimos: $0["total"])
+                InformeVentas.Dia(fecha: $0["fecha"], pedidos: $0["n"], totalCentimos: $0["total"], salaCentimos: $0["sala"])
             }
+            let salaFacturas = try Int.fetchOne(db, sql: """
+                SELECT count(*) FROM factura WHERE fecha >= ? AND fecha < ? AND estado = 'emitida' AND pedido_id IS NULL
+                """, arguments: [from, to]) ?? 0
             let platos = try Row.fetchAll(db, sql: """
                 SELECT l.plato_id, COALESCE(pl.nombre, MAX(l.nombre)) AS nombre, SUM(l.cantidad) AS cantidad,
                        SUM(l.cantidad * l.precio_centimos) AS total
@@ -53,8 +58,11 @@ extension AppDatabase {
                 JOIN pedido_evento pr ON pr.pedido_id = p.id AND pr.estado = 'preparado'
                 WHERE p.fecha >= ? AND p.fecha < ?
                 """, arguments: [from, to])
-            return InformeVentas(pedidos: pedidos, totalCentimos: total, rechazados: rechazados, cancelados: cancelados,
-                                 segundosPreparacion: prep?["s"] ?? 0, preparados: prep?["n"] ?? 0, porDia: porDia, platos: platos)
+            var informe = InformeVentas(pedidos: pedidos, totalCentimos: total, rechazados: rechazados, cancelados: cancelados,
+                                        segundosPreparacion: prep?["s"] ?? 0, preparados: prep?["n"] ?? 0, porDia: porDia, platos: platos)
+            informe.salaFacturas = salaFacturas
+            informe.salaCentimos = porDia.reduce(0) { $0 + $1.salaCentimos }
+            return informe
         }
     }
 }

@@ -24,10 +24,15 @@ enum ReportJSON {
                     w.object { w in
                         w.key("fecha"); w.string(d.fecha)
                         w.key("pedidos"); w.int(d.pedidos)
+                        w.key("sala"); w.money(d.salaCentimos)
                         w.key("total"); w.money(d.totalCentimos)
                     }
                 }
                 w.key("rechazados"); w.int(informe.rechazados)
+                w.key("sala"); w.object { w in
+                    w.key("facturas"); w.int(informe.salaFacturas)
+                    w.key("total"); w.money(informe.salaCentimos)
+                }
                 w.key("ticket_medio"); w.money(informe.ticketMedioCentimos)
                 w.key("total"); w.money(informe.totalCentimos)
             }
@@ -47,7 +52,10 @@ extension ReportJSON {
             "rechazados": .integer(from: 0),
             "cancelados": .integer(from: 0),
             "minutos_preparacion_medio": ["type": ["number", "null"], "minimum": 0],
-            "por_dia": .list(.obj(["fecha": ["type": "string", "format": "date"], "pedidos": .integer(from: 0), "total": .money])),
+            "por_dia": .list(.obj(["fecha": ["type": "string", "format": "date"], "pedidos": .integer(from: 0), "total": .money,
+                                   "sala": .money.with("description", "The dining room's invoices in force that day.")])),
+            "sala": .obj(["facturas": .integer(from: 0), "total": .money],
+                         description: "The dining room over those days: its invoices in force (neither voided nor replaced), online orders' apart; `total` beside the orders' makes the whole."),
             "platos": .list(.obj(["plato_id": .integerID, "nombre": .text, "cantidad": .integer(from: 1), "total": .money])),
         ]),
     ]

@@ -106,6 +106,10 @@ import Testing
             for key in ["facturas", "total", "anuladas", "por_metodo", "iva", "efectivo_en_caja", "propinas_por_camarero"] {
                 #expect(NSDictionary(dictionary: ["v": after[key] ?? NSNull()]).isEqual(to: ["v": before[key] ?? NSNull()]), "\(key)")
             }
+            // The sales report's dining room: the invoices in force, the replaced one not counted.
+            let ventas = json(try c.authed("GET", "/informes/ventas", boss))
+            #expect((ventas["sala"] as? [String: Any])?["facturas"] as? Int == 2 && (ventas["sala"] as? [String: Any])?["total"] as? Double == 41)
+            #expect((ventas["por_dia"] as? [[String: Any]])?.last?["sala"] as? Double == 41)
             let cuentaAfter = json(try c.authed("GET", "/cuentas/\(cuenta)", waiter))
             #expect(cuentaAfter["estado"] as? String == "cobrada" && cuentaAfter["pendiente"] as? Double == 0)
             #expect(cuentaAfter["propinas"] as? Double == 1, "the tip stays with the check")

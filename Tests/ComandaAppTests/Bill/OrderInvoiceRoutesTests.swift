@@ -59,6 +59,9 @@ import Testing
             let caja = json(try c.authed("GET", "/informes/caja", boss))
             #expect(caja["pedidos"] as? Int == 1 && caja["total"] as? Double == 20.5 && caja["efectivo_en_caja"] as? Double == 20.5)
             #expect(try db.verificarCadena() == (1, nil))
+            let ventas = json(try c.authed("GET", "/informes/ventas", boss))
+            #expect((ventas["sala"] as? [String: Any])?["facturas"] as? Int == 0 && ventas["total"] as? Double == 20.5,
+                    "an online order's invoice is not the dining room's")
             // Its invoice can be voided and replaced like a table's.
             let f3 = try c.postJSON("/facturas/\(facturaID)/completa",
                                     #"{"cliente": {"nif": "X1234567L", "nombre": "Ana Pérez", "direccion": "Calle Luna 4"}}"#, token: boss)

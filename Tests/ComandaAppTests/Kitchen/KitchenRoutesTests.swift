@@ -165,8 +165,8 @@ import Testing
             #expect(days.compactMap { $0["fecha"] as? String } == ["2026-11-21", "2026-11-22", "2026-11-23", "2026-11-24", "2026-11-25"])
             #expect(days.compactMap { $0["pedidos"] as? Int } == [0, 1, 1, 0, 0], "the rejected one is not a sale")
             // Tortilla 8,00 + n cafés at 1,10.
-            #expect(r.text.contains(#"{"fecha":"2026-11-22","pedidos":1,"total":9.1}"#))
-            #expect(r.text.contains(#"{"fecha":"2026-11-23","pedidos":1,"total":11.3}"#))
+            #expect(r.text.contains(#"{"fecha":"2026-11-22","pedidos":1,"sala":0,"total":9.1}"#))
+            #expect(r.text.contains(#"{"fecha":"2026-11-23","pedidos":1,"sala":0,"total":11.3}"#))
             #expect(report["pedidos"] as? Int == 2)
             #expect(r.text.contains(#""total":20.4}"#))
             #expect(r.text.contains(#""ticket_medio":10.2"#))
