@@ -201,6 +201,8 @@ public struct Cuenta: Sendable, Equatable {
     public var propinasCentimos = 0
     /// Every invoice of the check, voided ones included.
     public var facturas: [Int64] = []
+    /// The lines paid one by one (a payment by lines whose invoice is in force), by id.
+    public var lineasPagadas: [Int64] = []
 
     /// What is still owed: `total − cobrado`, in cents.
     public var pendienteCentimos: Int { totalCentimos - cobradoCentimos }

@@ -110,6 +110,7 @@ extension AppDatabase {
             cuenta.cobradoCentimos += importe
             cuenta.propinasCentimos += pago.propinaCentimos
             cuenta.facturas.append(facturaID)
+            cuenta.lineasPagadas = (cuenta.lineasPagadas + plan.pagadas.map(\.id)).sorted()
             return (cobro, factura, cuenta)
         }
     }

@@ -390,6 +390,38 @@ extension AppDatabase {
         }
     }
 
+    /// Joins free tables to a seated party's check (a group that grew): each
+    /// `ocupada` with the check, `unida_a` its table; all or nothing. The
+    /// check must still be at its table; a table not free is `mesaNoLibre`.
+    public func unirMesas(cuentaID: Int64, mesas: [Int64], now: Int64) -> PendingWrite<Cuenta> {
+        checksWrite(changes: { _ in [.cuenta(id: cuentaID, comandas: []), .mesas] }) { db in
+            try Self.checkOpen(db, id: cuentaID)
+            guard let mesaID = try Int64.fetchOne(db.cachedStatement(sql: """
+                SELECT m.id FROM cuenta c JOIN mesa m ON m.id = c.mesa_id AND m.cuenta_id = c.id WHERE c.id = ?
+                """), arguments: [cuentaID]) else {
+                throw CuentaError.invalid(field: "mesas", problem: "this check is no longer at a table: move it to one first")
+            }
+            guard !mesas.isEmpty, Set(mesas).count == mesas.count, !mesas.contains(mesaID) else {
+                throw CuentaError.invalid(field: "mesas", problem: "must name other tables, each once")
+            }
+            var plazas = 0
+            for other in mesas {
+                do {
+                    plazas += try Self.occupy(db, id: other, comensales: nil, unidaA: mesaID, now: now).plazas
+                } catch MesaError.notFound {
+                    throw CuentaError.invalid(field: "mesas", problem: "table \(other) is not a table in service")
+                } catch MesaError.transicionNoValida(let estado) {
+                    throw CuentaError.mesaNoLibre(estado: estado.rawValue)
+                }
+            }
+            try db.cachedStatement(sql: "UPDATE mesa SET cuenta_id = ? WHERE unida_a = ? AND cuenta_id IS NULL").execute(arguments: [cuentaID, mesaID])
+            try db.cachedStatement(sql: "UPDATE ocupacion SET plazas = plazas + ? WHERE cuenta_id = ? AND hasta IS NULL")
+                .execute(arguments: [plazas, cuentaID])
+            guard let joined = try Self.cuentaConLineas(db, id: cuentaID) else { throw CuentaError.notFound }
+            return joined
+        }
+    }
+
     // MARK: - Inside transactions
 
     /// A send's statement for `n` courses (`[n - 1]`, 1 to 5 as `curso` may be):

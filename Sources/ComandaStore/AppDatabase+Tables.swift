@@ -201,7 +201,7 @@ extension AppDatabase {
 
     /// `libre` → `ocupada`, checked in the statement that changes it; the
     /// table's seats and name.
-    private static func occupy(_ db: Database, id: Int64, comensales: Int?, unidaA: Int64?, now: Int64) throws
+    static func occupy(_ db: Database, id: Int64, comensales: Int?, unidaA: Int64?, now: Int64) throws
         -> (plazas: Int, nombre: String) {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: """
             UPDATE mesa SET estado = 'ocupada', desde = ?, comensales = ?, unida_a = ?
@@ -211,6 +211,14 @@ extension AppDatabase {
             throw MesaError.transicionNoValida(estado: mesa.estado)
         }
         return (row["plazas"], row["nombre"])
+    }
+
+    /// The lines of a check paid one by one by an invoice in force, by id (from its comandas' lines: no scan of every invoice's lines).
+    static func lineasPagadas(_ db: Database, cuentaID: Int64) throws -> [Int64] {
+        try Int64.fetchAll(db.cachedStatement(sql: """
+            SELECT fl.linea_id FROM comanda c JOIN linea_cuenta l ON l.comanda_id = c.id JOIN factura_linea fl ON fl.linea_id = l.id
+            JOIN factura f ON f.id = fl.factura_id WHERE c.cuenta_id = ? AND f.estado = 'emitida' ORDER BY fl.linea_id
+            """), arguments: [cuentaID])
     }
 
     static func cuenta(_ db: Database, id: Int64) throws -> Cuenta {
@@ -231,6 +239,7 @@ extension AppDatabase {
         cuenta.cobradoCentimos = row["cobrado"]
         cuenta.propinasCentimos = row["propinas"]
         cuenta.facturas = ((row["facturas"] as String?) ?? "").split(separator: ",").compactMap { Int64($0) }
+        if !cuenta.facturas.isEmpty { cuenta.lineasPagadas = try lineasPagadas(db, cuentaID: id) }
         return cuenta
     }
 }

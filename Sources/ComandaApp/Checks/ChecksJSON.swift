@@ -57,6 +57,7 @@ extension JSONWriter {
             w.key("facturas"); w.array(c.facturas) { w, id in w.int(id) }
             w.key("id"); w.int(c.id)
             w.key("lineas"); w.array(c.lineas) { w, l in w.linea(l) }
+            w.key("lineas_pagadas"); w.array(c.lineasPagadas) { w, id in w.int(id) }
             w.key("mesa"); w.string(c.mesa)
             w.key("mesa_id"); w.int(c.mesaID)
             w.key("pendiente"); w.money(total - c.cobradoCentimos)
@@ -130,6 +131,7 @@ extension ChecksJSON {
             "propinas": .money,
             "pide_cuenta": .boolean,
             "facturas": .list(.integerID),
+            "lineas_pagadas": .list(.integerID).with("description", "The lines already paid one by one (by an invoice in force): a payment by lines may not name them again."),
         ], description: "A table's check, opened by seating it, with its lines."),
         "LineaCuenta": .obj([
             "id": .integerID,

@@ -53,6 +53,22 @@ struct Marchar: RequestBody {
 }
 
 /// `POST /cuentas/{id}/mover`: the table it goes to.
+/// `POST /cuentas/{id}/unir`: free tables to join to the party's table.
+struct UnirMesas: RequestBody {
+    static let schemaName = "UnirMesas"
+    static let schema: Spec = .obj(["mesas": ["type": "array", "minItems": 1, "maxItems": 20, "uniqueItems": true, "items": .integerID]], extra: true)
+
+    let mesas: [Int64]
+
+    init(_ body: JSONBody) throws {
+        let ids = try body.ints("mesas")
+        guard (1...20).contains(ids.count), ids.allSatisfy({ $0 > 0 }) else {
+            throw APIError.validation("mesas", "must name 1 to 20 tables in service")
+        }
+        mesas = ids.map(Int64.init)
+    }
+}
+
 struct Mover: RequestBody {
     static let schemaName = "Mover"
     static let schema: Spec = .obj(["mesa_id": .integerID], extra: true)

@@ -227,6 +227,20 @@ struct ChecksRoutes: Feature {
             let mesaID = try Mover(r.http).mesaID
             return r.after(checks.mover(cuentaID: cuentaID, mesaID: mesaID)) { .json(ChecksJSON.cuenta($0)) }
         }
+        router.add(.POST, "/cuentas/:id/unir", Self.waiters, .op(
+            "Join free tables to a seated party (a group that grew): each becomes `ocupada` with this check and `unida_a` its table; all or nothing.",
+            id: "unirMesas",
+            tags: ["Table service"],
+            params: [.path("id", "The check's id.")],
+            body: UnirMesas.self,
+            responses: [
+                "200": .ok(.ref("Cuenta")),
+                "409": .error("`mesa_no_libre` (with the table's `estado`: nothing joined) or `cuenta_cerrada`."),
+            ])) { r in
+            let cuentaID = try Self.id(r.params)
+            let mesas = try UnirMesas(r.http).mesas
+            return r.after(checks.unir(cuentaID: cuentaID, mesas: mesas)) { .json(ChecksJSON.cuenta($0)) }
+        }
         router.add(.GET, "/cuentas/:id/ticket", Self.waiters, .op(
             "The pre-bill: plain text, 42 columns: the lines, `TOTAL`, the VAT included per rate, *Documento no válido como factura*.",
             id: "preCuenta",

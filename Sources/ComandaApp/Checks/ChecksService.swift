@@ -34,6 +34,10 @@ final class ChecksService: Sendable {
         database.moverCuenta(cuentaID: cuentaID, mesaID: mesaID, now: now())
     }
 
+    func unir(cuentaID: Int64, mesas: [Int64]) -> PendingWrite<Cuenta> {
+        database.unirMesas(cuentaID: cuentaID, mesas: mesas, now: now())
+    }
+
     func cuenta(id: Int64) throws -> Cuenta {
         guard let cuenta = try database.cuentaConLineas(id: id) else { throw CuentaError.notFound }
         return cuenta

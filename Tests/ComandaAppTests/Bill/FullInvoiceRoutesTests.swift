@@ -72,6 +72,7 @@ import Testing
             let simplified = try #require(first["factura"] as? [String: Any])
             let sid = try #require(simplified["id"] as? Int)
             #expect(simplified["tipo"] as? String == "F2" && simplified["numero"] as? String == "T2026-000001")
+            #expect((first["cuenta"] as? [String: Any])?["lineas_pagadas"] as? [Int] == [lineas[1]], "the flans, paid by lines")
             #expect(try c.postJSON("/cuentas/\(cuenta)/cobros", #"{"metodo": "tarjeta"}"#, token: waiter).status == 201)
             let before = json(try c.authed("GET", "/informes/caja", boss))
 
@@ -113,6 +114,7 @@ import Testing
             let cuentaAfter = json(try c.authed("GET", "/cuentas/\(cuenta)", waiter))
             #expect(cuentaAfter["estado"] as? String == "cobrada" && cuentaAfter["pendiente"] as? Double == 0)
             #expect(cuentaAfter["propinas"] as? Double == 1, "the tip stays with the check")
+            #expect(cuentaAfter["lineas_pagadas"] as? [Int] == [lineas[1]], "paid by the F3 now")
             // The lines paid by lines stay paid: they may not be paid again (the check is settled anyway) nor voided.
             let void = try c.postJSON("/cuentas/\(cuenta)/lineas/\(lineas[1])/anular", #"{"motivo": "x"}"#, token: boss)
             #expect(void.status == 409)
