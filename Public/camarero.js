@@ -101,6 +101,7 @@ function lineRow(l) {
   if (l.descuento) {
     bottom.append(Staff.el("span", "descuento", l.descuento.porcentaje === 100 ? "Invitación" : "Dto. " + l.descuento.porcentaje + " %"));
   }
+  if ((shown.lineas_pagadas || []).includes(l.id)) bottom.append(Staff.el("span", "pagada", "✓ Cobrada"));
   if (l.estado === "pendiente") {
     bottom.append(
       Staff.button("−", "quiet small", () => change(l, { cantidad: l.cantidad - 1 })),
@@ -140,7 +141,7 @@ function renderCheck() {
     lines.replaceChildren(Staff.el("p", "empty", mesa && mesa.estado === "libre" ? "La mesa está libre." : "Sin cuenta abierta."));
     $("check-total").textContent = "";
     $("check-calls").hidden = true;
-    for (const id of ["add", "send", "prebill", "free", "pay"]) $(id).hidden = true;
+    for (const id of ["add", "send", "prebill", "free", "pay", "check-tools"]) $(id).hidden = true;
     $("check-paid").hidden = true;
     $("invoices").replaceChildren();
     $("fire").replaceChildren();
@@ -184,8 +185,12 @@ function renderCheck() {
     return b;
   }));
   $("free").hidden = sueltaID !== null || !(c.estado === "cobrada" || (open && c.total === 0));
-  $("pay").hidden = !(open && c.pendiente > 0);
+  // Cobrar once nothing is left to send (the server would refuse it: lineas_sin_enviar).
+  $("pay").hidden = !(open && c.pendiente > 0 && pending.length === 0);
   $("pay").textContent = "Cobrar " + Staff.money(c.pendiente);
+  // A seated party moves to another free table, or gets free tables joined (at its table only).
+  $("check-tools").hidden = !open;
+  $("unir").hidden = sueltaID !== null;
   $("check-paid").hidden = c.cobrado === 0 && c.propinas === 0;
   $("check-paid").textContent = "Cobrado " + Staff.money(c.cobrado) + " · Pendiente " + Staff.money(c.pendiente)
     + (c.propinas ? " · Propinas " + Staff.money(c.propinas) : "");
@@ -208,7 +213,7 @@ function metodo() { return $("cobro-form").querySelector("input[name=metodo]:che
 function cobroImporte() {
   switch (modo()) {
     case "partes": return Math.floor((2 * cobro.pendiente + cobro.partes) / (2 * cobro.partes));
-    case "lineas": return [...$("modo-lineas").querySelectorAll("input:checked")]
+    case "lineas": return [...$("modo-lineas").querySelectorAll("input:checked:not(:disabled)")]
       .reduce((sum, box) => sum + Number(box.dataset.cents), 0);
     case "importe": return Staff.cents($("importe").value);
     default: return cobro.pendiente;
@@ -220,6 +225,10 @@ function updateCobro() {
   $("partes").textContent = String(cobro.partes);
   const importe = cobroImporte();
   $("cobro-importe").textContent = importe === null ? "—" : Staff.money(importe / 100);
+  // Above 3.000 € a simplified invoice may not be issued: the customer's data are needed.
+  const grande = (importe || 0) > LIMITE_SIMPLIFICADA;
+  if (grande && !$("con-cliente").checked) { $("con-cliente").checked = true; $("cobro-cliente").hidden = false; }
+  $("con-cliente").disabled = grande;
   $("cobrar").textContent = importe ? "Cobrar " + Staff.money(importe / 100) : "Cobrar";
   const cash = metodo() === "efectivo";
   $("efectivo").hidden = !cash;
@@ -241,16 +250,23 @@ function openCobro() {
   $("cobro-pendiente").textContent = Staff.money(shown.pendiente);
   $("cobro-form").reset();
   $("cobro-error").textContent = "";
+  const pagadas = new Set(shown.lineas_pagadas || []);
   $("modo-lineas").replaceChildren(...shown.lineas.filter(l => l.estado !== "anulada" && l.estado !== "pendiente").map(l => {
     const label = Staff.el("label", "choice");
     const box = document.createElement("input");
     box.type = "checkbox";
     box.value = String(l.id);
     box.dataset.cents = String(Math.round(l.subtotal * 100));
+    // Already paid by lines: shown ticked and not offered again.
+    if (pagadas.has(l.id)) { box.checked = true; box.disabled = true; box.dataset.pagada = "1"; label.classList.add("pagada"); }
     box.addEventListener("change", updateCobro);
-    label.append(box, Staff.el("span", null, l.cantidad + " × " + l.nombre), Staff.el("span", "extra", Staff.money(l.subtotal)));
+    label.append(box, Staff.el("span", null, l.cantidad + " × " + l.nombre + (pagadas.has(l.id) ? " (cobrada)" : "")),
+                 Staff.el("span", "extra", Staff.money(l.subtotal)));
     return label;
   }));
+  cobroCliente.clear();
+  $("con-cliente").checked = false;
+  $("cobro-cliente").hidden = true;
   updateCobro();
   $("cobro").showModal();
 }
@@ -266,13 +282,20 @@ function cobroMessage(e) {
     importe: "El importe va de 0,01 € a lo pendiente, con dos decimales como mucho.",
     entregado: "Lo entregado no cubre el importe y la propina.",
     lineas: "Alguna de esas líneas ya está cobrada (o su importe ya se cobró a partes): cobre un importe.",
+    cliente: "Por encima de 3.000 € hace falta factura completa: marque «Factura completa» y escriba los datos del cliente.",
+    "cliente.nif": "Ese NIF no es válido: revise sus números y la letra.",
+    "cliente.nombre": "Escriba el nombre o la razón social del cliente (hasta 120 caracteres).",
+    "cliente.direccion": "Escriba la dirección del cliente (hasta 200 caracteres).",
     propina: "La propina va de 0 a 1000 €, con dos decimales como mucho.",
     partes: "Las partes van de 2 a 50.",
   };
   return messages[code] || (code === "validation_failed" && fields[field]) || message(e);
 }
 
-$("cobro-form").addEventListener("input", updateCobro);
+$("cobro-form").addEventListener("input", (event) => {
+  if ($("cobro-cliente").contains(event.target)) $("cobro-error").textContent = "";
+  updateCobro();
+});
 $("partes-menos").addEventListener("click", () => { cobro.partes = Math.max(2, cobro.partes - 1); updateCobro(); });
 $("partes-mas").addEventListener("click", () => { cobro.partes = Math.min(50, cobro.partes + 1); updateCobro(); });
 /** One payment in flight at a time: Cobrar is off until it is answered. */
@@ -292,7 +315,7 @@ $("cobro-form").addEventListener("submit", async (event) => {
   const m = modo();
   if (m === "partes") body.partes = cobro.partes;
   if (m === "lineas") {
-    body.lineas = [...$("modo-lineas").querySelectorAll("input:checked")].map(b => Number(b.value));
+    body.lineas = [...$("modo-lineas").querySelectorAll("input:checked:not(:disabled)")].map(b => Number(b.value));
     if (body.lineas.length === 0) { $("cobro-error").textContent = "Marque las líneas que se cobran."; return; }
   }
   if (m === "importe") {
@@ -304,6 +327,11 @@ $("cobro-form").addEventListener("submit", async (event) => {
     const propina = Staff.cents($("propina").value);
     if (propina === null) { $("cobro-error").textContent = "Escriba la propina en euros, como 2,50."; return; }
     body.propina = propina / 100;
+  }
+  if ($("con-cliente").checked) {
+    const cliente = cobroCliente.read();
+    if (!cliente) { $("cobro-error").textContent = "Revise los datos del cliente para la factura completa."; return; }
+    body.cliente = cliente;
   }
   if (body.metodo === "efectivo" && $("entregado").value.trim() !== "") {
     const given = Staff.cents($("entregado").value);
@@ -322,6 +350,9 @@ $("cobro-form").addEventListener("submit", async (event) => {
     openFactura(result.factura.id, result.cobro);
   } catch (e) {
     if (e.status !== 401) $("cobro-error").textContent = cobroMessage(e);
+    const field = e && e.error && e.error.field;
+    if (field && field.startsWith("cliente.")) cobroCliente.refuse(field, cobroMessage(e));
+    if (field === "cliente") { $("con-cliente").checked = true; $("cobro-cliente").hidden = false; }
   } finally {
     paying = false;
     $("cobrar").disabled = false;
@@ -334,7 +365,9 @@ function fields_importe() { return "Escriba un importe en euros, como 33,33."; }
 async function openFactura(id, pago) {
   try {
     const [factura, ticket] = await Promise.all([Staff.api("GET", "/facturas/" + id), Staff.api("GET", "/facturas/" + id + "/ticket")]);
-    $("factura-numero").textContent = factura.numero + (factura.estado === "anulada" ? " (anulada)" : "");
+    $("factura-numero").textContent = factura.numero + (factura.estado === "anulada" ? " (anulada)" : factura.estado === "sustituida" ? " (sustituida)" : "");
+    $("factura-completa").hidden = !(factura.tipo === "F2" && factura.estado === "emitida");
+    $("factura-completa").onclick = () => openCompleta(factura);
     $("factura-ticket").textContent = ticket;
     const change = $("factura-cambio");
     change.hidden = !(pago && pago.cambio !== null);
@@ -360,6 +393,199 @@ $("factura-imprimir").addEventListener("click", () => {
   w.document.body.append(pre, img);
   img.onload = () => w.print();
 });
+
+// A full invoice's customer: NIF, name and address, the NIF checked as it is typed.
+const LIMITE_SIMPLIFICADA = 300000;
+
+/** A Spanish NIF, NIE or CIF with its check character (the server's own rule). */
+function nifValido(text) {
+  const c = text.trim().toUpperCase();
+  if (!/^[0-9A-Z]{9}$/.test(c)) return false;
+  const letters = "TRWAGMYFPDXBNJZSQVHLCKE";
+  if (/^[0-9]{8}[A-Z]$/.test(c)) return letters[Number(c.slice(0, 8)) % 23] === c[8];
+  if (/^[XYZ][0-9]{7}[A-Z]$/.test(c)) return letters[Number("XYZ".indexOf(c[0]) + c.slice(1, 8)) % 23] === c[8];
+  if (!/^[ABCDEFGHJKLMNPQRSUVW][0-9]{7}[0-9A-J]$/.test(c)) return false;
+  let sum = 0;
+  for (let i = 0; i < 7; i++) {
+    const d = Number(c[1 + i]);
+    sum += i % 2 === 1 ? d : Math.floor(d * 2 / 10) + (d * 2) % 10;
+  }
+  const control = (10 - sum % 10) % 10, letter = "JABCDEFGHI"[control];
+  if ("ABEH".includes(c[0])) return c[8] === String(control);
+  if ("KLMNPQRSW".includes(c[0])) return c[8] === letter;
+  return c[8] === String(control) || c[8] === letter;
+}
+
+/** The three fields of a customer inside `container` (ids prefixed): read() answers the customer, or null after saying what is wrong. */
+function clienteForm(container, prefix) {
+  const field = (name, label, attrs) => {
+    const wrap = Staff.el("label", "field");
+    const input = document.createElement("input");
+    input.id = prefix + "-" + name;
+    input.autocomplete = "off";
+    for (const [k, v] of Object.entries(attrs)) input.setAttribute(k, v);
+    const hint = Staff.el("span", "campo-error");
+    hint.id = prefix + "-" + name + "-error";
+    hint.setAttribute("aria-live", "polite");
+    input.setAttribute("aria-describedby", hint.id);
+    wrap.append(label, input, hint);
+    return { wrap, input, hint };
+  };
+  const nif = field("nif", "NIF / NIE / CIF", { maxlength: "12", autocapitalize: "characters", spellcheck: "false" });
+  const nombre = field("nombre", "Nombre o razón social", { maxlength: "120" });
+  const direccion = field("direccion", "Dirección", { maxlength: "200" });
+  container.replaceChildren(nif.wrap, nombre.wrap, direccion.wrap);
+  const checkNif = () => {
+    const v = nif.input.value.trim();
+    const ok = nifValido(v);
+    nif.input.setAttribute("aria-invalid", String(v.length > 0 && !ok));
+    nif.hint.className = "campo-error" + (ok ? " bien" : "");
+    nif.hint.textContent = v.length === 0 ? "" : ok ? "✓ NIF correcto" : v.replace(/\s/g, "").length < 9 ? "Faltan caracteres" : "✗ La letra o el número de control no cuadra";
+    return ok;
+  };
+  nif.input.addEventListener("input", checkNif);
+  for (const f of [nombre, direccion]) {
+    f.input.addEventListener("input", () => {
+      if (f.input.value.trim() !== "") { f.hint.textContent = ""; f.input.removeAttribute("aria-invalid"); }
+    });
+  }
+  return {
+    clear() { for (const f of [nif, nombre, direccion]) { f.input.value = ""; f.hint.textContent = ""; f.input.removeAttribute("aria-invalid"); } },
+    /** Says which field the server refused. */
+    refuse(name, text) {
+      const f = { "cliente.nif": nif, "cliente.nombre": nombre, "cliente.direccion": direccion }[name];
+      if (f) { f.hint.className = "campo-error"; f.hint.textContent = text; f.input.setAttribute("aria-invalid", "true"); f.input.focus(); }
+    },
+    read() {
+      let ok = checkNif();
+      if (!ok) { if (!nif.hint.textContent) nif.hint.textContent = "Escriba el NIF del cliente"; nif.input.focus(); }
+      for (const [f, what] of [[nombre, "Escriba el nombre o la razón social"], [direccion, "Escriba la dirección"]]) {
+        const empty = f.input.value.trim() === "";
+        f.hint.className = "campo-error";
+        f.hint.textContent = empty ? what : "";
+        f.input.setAttribute("aria-invalid", String(empty));
+        if (empty && ok) f.input.focus();
+        if (empty) ok = false;
+      }
+      return ok ? { nif: nif.input.value.trim().toUpperCase(), nombre: nombre.input.value.trim(), direccion: direccion.input.value.trim() } : null;
+    },
+  };
+}
+
+const cobroCliente = clienteForm($("cobro-cliente"), "cobro-cliente");
+const completaCliente = clienteForm($("completa-cliente"), "completa-cliente");
+$("con-cliente").addEventListener("change", () => {
+  $("cobro-cliente").hidden = !$("con-cliente").checked;
+  if ($("con-cliente").checked) $("cobro-cliente-nif").focus();
+});
+
+/** A full invoice (F3) replacing a simplified one already issued. */
+let completaDe = null;
+function openCompleta(factura) {
+  completaDe = factura;
+  $("completa-numero").textContent = factura.numero;
+  $("completa-error").textContent = "";
+  completaCliente.clear();
+  $("factura").close();
+  $("completa").showModal();
+  $("completa-cliente-nif").focus();
+}
+$("completa-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  if (!completaDe) return;
+  const cliente = completaCliente.read();
+  if (!cliente) return;
+  $("completa-si").disabled = true;
+  try {
+    const f3 = await Staff.api("POST", "/facturas/" + completaDe.id + "/completa", { cliente });
+    $("completa").close();
+    refresh();
+    openFactura(f3.id);
+  } catch (e) {
+    if (e.status === 401) return;
+    const code = e.error && e.error.code, field = e.error && e.error.field;
+    if (code === "validation_failed" && field && field.startsWith("cliente.")) completaCliente.refuse(field, cobroMessageOf(field));
+    else $("completa-error").textContent = {
+      factura_sustituida: "Esa factura ya se sustituyó por una completa.",
+      factura_anulada: "Esa factura está anulada.",
+      factura_no_simplificada: "Esa factura ya es completa.",
+    }[code] || message(e);
+  } finally {
+    $("completa-si").disabled = false;
+  }
+});
+function cobroMessageOf(field) { return cobroMessage({ error: { code: "validation_failed", field } }); }
+
+// Moving a seated party to another free table, or joining free tables to it.
+function freeTables() {
+  const here = mesaOf(mesaID);
+  const zona = here ? here.zona : null;
+  return Floor.mesas().filter(m => m.estado === "libre")
+    .sort((a, b) => (a.zona === zona ? 0 : 1) - (b.zona === zona ? 0 : 1) || a.zona.localeCompare(b.zona, "es")
+      || a.nombre.localeCompare(b.nombre, "es", { numeric: true }));
+}
+
+function openMesas(modo) {
+  if (!shown) return;
+  const libres = freeTables();
+  const picked = new Set();
+  $("mesas-title").textContent = (modo === "mover" ? "Mover " : "Unir mesas a ") + shown.mesa;
+  $("mesas-hint").textContent = modo === "mover" ? "Elija la mesa libre a la que pasa el grupo (" + shown.comensales + " comensales)."
+    : "Marque las mesas libres que se juntan a " + shown.mesa + " para el grupo.";
+  $("mesas-error").textContent = "";
+  $("mesas-si").hidden = modo === "mover";
+  const here = mesaOf(mesaID);
+  const resumen = () => {
+    const plazas = (here ? here.plazas : 0) + libres.filter(m => picked.has(m.id)).reduce((n, m) => n + m.plazas, 0);
+    $("mesas-resumen").textContent = modo === "mover" ? "" : picked.size === 0 ? "Ninguna mesa marcada."
+      : plazas + " plazas para " + shown.comensales + " comensales";
+    $("mesas-si").disabled = picked.size === 0;
+    $("mesas-si").textContent = picked.size ? "Unir " + picked.size + (picked.size === 1 ? " mesa" : " mesas") : "Unir";
+  };
+  const zones = new Map();
+  for (const m of libres) { if (!zones.has(m.zona)) zones.set(m.zona, []); zones.get(m.zona).push(m); }
+  if (libres.length === 0) $("mesas-libres").replaceChildren(Staff.el("p", "empty", "No hay mesas libres ahora."));
+  else $("mesas-libres").replaceChildren(...[...zones].map(([zona, list]) => {
+    const section = Staff.el("section", "zone");
+    const tiles = Staff.el("div", "tiles");
+    tiles.append(...list.map(m => {
+      const b = Staff.button("", "tile libre", async () => {
+        if (modo === "mover") return mover(m);
+        if (picked.has(m.id)) picked.delete(m.id); else picked.add(m.id);
+        b.setAttribute("aria-pressed", String(picked.has(m.id)));
+        resumen();
+      });
+      b.dataset.id = String(m.id);
+      b.append(Staff.el("span", "name", m.nombre), Staff.el("span", "seats", m.plazas + " plazas"));
+      b.setAttribute("aria-label", "Mesa " + m.nombre + ", " + m.plazas + " plazas");
+      if (modo === "unir") b.setAttribute("aria-pressed", "false");
+      return b;
+    }));
+    section.append(Staff.el("h3", null, zona || "Sala"), tiles);
+    return section;
+  }));
+  $("mesas-si").onclick = async () => {
+    try {
+      oneCheck(await Staff.api("POST", "/cuentas/" + shown.id + "/unir", { mesas: [...picked] }));
+      $("mesas-dialog").close();
+      if (floorFeed) floorFeed.now();
+    } catch (e) { if (e.status !== 401) $("mesas-error").textContent = message(e); }
+  };
+  resumen();
+  $("mesas-dialog").showModal();
+}
+
+async function mover(m) {
+  try {
+    const moved = await Staff.api("POST", "/cuentas/" + shown.id + "/mover", { mesa_id: m.id });
+    $("mesas-dialog").close();
+    oneCheck(moved);
+    if (floorFeed) floorFeed.now();
+    location.hash = "#mesa-" + m.id;
+  } catch (e) { if (e.status !== 401) $("mesas-error").textContent = message(e); }
+}
+$("mover").addEventListener("click", () => openMesas("mover"));
+$("unir").addEventListener("click", () => openMesas("unir"));
 
 // The checks' stream: the open ones on connect, then each changed one.
 function allChecks(list) {
@@ -433,6 +659,7 @@ function message(e) {
     cuenta_con_cobros: "La cuenta ya tiene un cobro: su descuento ya no se puede cambiar.",
     linea_anulada: "Esa línea está anulada.",
     linea_cobrada: "Esa línea ya está cobrada: anule antes su factura.",
+    empresa_sin_configurar: "Falta configurar la empresa (su NIF) para emitir facturas: avise al gerente.",
   };
   if (code === "validation_failed" && e.error.field === "opciones") return "Elija las opciones del plato.";
   if (code === "validation_failed" && e.error.field === "cantidad") return "La cantidad va de 1 a 100.";
