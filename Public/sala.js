@@ -60,12 +60,37 @@ function openTable(id) {
       link.href = "/camarero#mesa-" + main.id;
       actions.append(link);
     }
+    // Moving a party is a check's move, the waiters' and the manager's (the contract's roles): the host asks one of them.
+    if (rol !== "anfitrion" && main.cuenta_id) {
+      actions.append(Staff.button("Mover", "quiet", () => openMove(main)));
+    }
     actions.append(Staff.button("Liberar" + (mesa.unida_a ? " " + main.nombre : ""), "bad",
       () => act("POST", "/mesas/" + main.id + "/liberar", undefined, "table-error")));
   } else if (mesa.estado === "por_limpiar") {
     actions.append(Staff.button("Limpia", "ok", () => act("POST", "/mesas/" + mesa.id + "/limpia", undefined, "table-error")));
   }
   dialog.showModal();
+}
+
+/** Moving a seated party: the free tables, of its zone first; one tap moves it. */
+function openMove(main) {
+  document.getElementById("table-title").textContent = "Mover " + main.nombre + " a…";
+  document.getElementById("table-detail").textContent = (main.comensales || 0) + " comensales. Toque la mesa libre a la que pasan.";
+  document.getElementById("table-check").textContent = "";
+  const free = Floor.mesas().filter(m => m.estado === "libre")
+    .sort((a, b) => (a.zona === main.zona ? 0 : 1) - (b.zona === main.zona ? 0 : 1) || a.zona.localeCompare(b.zona, "es")
+      || a.nombre.localeCompare(b.nombre, "es", { numeric: true }));
+  const tiles = Staff.el("div", "tiles move-tiles");
+  tiles.append(...free.map(m => {
+    const b = Staff.button("", "tile libre", () => act("POST", "/cuentas/" + main.cuenta_id + "/mover", { mesa_id: m.id }, "table-error"));
+    b.dataset.id = String(m.id);
+    b.setAttribute("aria-label", "Mover a la mesa " + m.nombre + ", " + m.plazas + " plazas");
+    b.append(Staff.el("span", "name", m.nombre), Staff.el("span", "seats", m.plazas + " plazas"));
+    if (m.zona) b.append(Staff.el("span", "state", m.zona));
+    return b;
+  }));
+  if (free.length === 0) tiles.append(Staff.el("p", "empty", "No hay mesas libres."));
+  document.getElementById("table-actions").replaceChildren(tiles, Staff.button("Volver", "quiet", closeDialogs));
 }
 
 for (const d of document.querySelectorAll("dialog")) {

@@ -129,6 +129,44 @@ with Server(BIN, "jefa", "gerente", PASSWORD) as server:
         waiter.find_element(By.XPATH, "//div[@id='table-actions']/button[normalize-space()='Limpia']").click()
         other.until(lambda d: "libre" in tile(d, ids["T2"]).get_attribute("class").split())
 
+        # Ten walk-ins at T1 (4 seats): the floor suggests its free neighbours T2 and T3 of the same zone; seated joined.
+        host.get(server.base + "/sala")
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".tile")) == 12)
+        tile(host, ids["T1"]).click()
+        wait.until(EC.visibility_of_element_located((By.ID, "seat")))
+        host.find_element(By.XPATH, "//div[@id='seat-walkins']/button[normalize-space()='10']").click()
+        wait.until(EC.visibility_of_element_located((By.ID, "seat-join")))
+        suggested = [b.get_attribute("data-id") for b in host.find_elements(By.CSS_SELECTOR, "#seat-join-tables .tile[aria-pressed='true']")]
+        if suggested != [str(ids["T2"]), str(ids["T3"])]:
+            fail(f"for ten at T1 the floor suggests {suggested}, not T2 and T3")
+        if "12 plazas para 10 comensales" not in host.find_element(By.ID, "seat-join-sum").text:
+            fail(f"the join says {host.find_element(By.ID, 'seat-join-sum').text!r}")
+        go = host.find_element(By.ID, "seat-join-go")
+        if go.text != "Sentar en T1 + T2 + T3":
+            fail(f"the seat button says {go.text!r}")
+        if SHOTS:
+            host.save_screenshot(os.path.join(SHOTS, "sala-unir.png"))
+        go.click()
+        wait.until(EC.invisibility_of_element_located((By.ID, "seat")))
+        floor = {m["nombre"]: m for m in server.call("GET", "/mesas", token=server.token)[1]["mesas"]}
+        if floor["T1"]["comensales"] != 10 or floor["T2"]["unida_a"] != ids["T1"] or floor["T3"]["unida_a"] != ids["T1"]:
+            fail(f"ten were not seated at T1 with T2 and T3 joined: {[floor[n] for n in ['T1', 'T2', 'T3']]}")
+        # The host is not offered to move a check (a waiter's move); the waiter moves the party to the terrace.
+        tile(host, ids["T1"]).click()
+        wait.until(EC.visibility_of_element_located((By.ID, "table")))
+        if host.find_elements(By.XPATH, "//div[@id='table-actions']/button[normalize-space()='Mover']"):
+            fail("the host is offered to move a check")
+        host.find_element(By.XPATH, "//div[@id='table-actions']/button[normalize-space()='Volver']").click()
+        other.until(lambda d: "ocupada" in tile(d, ids["T1"]).get_attribute("class"))
+        tile(waiter, ids["T1"]).click()
+        other.until(EC.visibility_of_element_located((By.ID, "table")))
+        waiter.find_element(By.XPATH, "//div[@id='table-actions']/button[normalize-space()='Mover']").click()
+        other.until(lambda d: d.find_element(By.CSS_SELECTOR, f"#table-actions .tile[data-id='{ids['E2']}']")).click()
+        other.until(lambda d: "ocupada" in tile(d, ids["E2"]).get_attribute("class").split())
+        other.until(lambda d: all("por_limpiar" in tile(d, ids[n]).get_attribute("class") for n in ["T1", "T2", "T3"]))
+        for n in ["T1", "T2", "T3"]:
+            server.call("POST", f"/mesas/{ids[n]}/limpia", token=server.token)
+
         # Offline: the notice shows while the server is away.
         if SHOTS:
             server.call("POST", f"/mesas/{ids['T3']}/sentar", {"comensales": 2}, token=server.token)
@@ -136,7 +174,8 @@ with Server(BIN, "jefa", "gerente", PASSWORD) as server:
             waiter.save_screenshot(os.path.join(SHOTS, "sala.png"))
         print(f"sala-check: ok (12 tables in 3 zones in order; the family seated at T2 from the offered list; "
               f"the waiter's tile occupied {pushed * 1000:.0f} ms later without a reload; gone from the host stand; "
-              f"Liberar refused while the check has lines; freed when empty and cleaned; names as text)")
+              f"Liberar refused while the check has lines; freed when empty and cleaned; ten at T1 joined to the suggested T2 and T3; "
+              f"the party moved by the waiter to the terrace, not offered to the host; names as text)")
     finally:
         host.quit()
         waiter.quit()
