@@ -624,11 +624,17 @@ async function loadFacturas() {
   try { list = await Staff.api("GET", "/facturas?desde=" + dia + "&hasta=" + dia); }
   catch (e) { if (e.status !== 401) toast(e.error.message); return; }
   const rows = list.map(f => {
-    const tr = Staff.el("tr", f.estado === "anulada" ? "anulada" : "");
+    const tr = Staff.el("tr", f.estado === "emitida" ? "" : "anulada");
     tr.dataset.id = String(f.id);
-    tr.append(Staff.el("td", "numero", f.numero), Staff.el("td", null, Staff.clock(new Date(f.fecha))), Staff.el("td", null, f.mesa),
+    // A full invoice names its customer; an online order's invoice its order; a replaced one the invoice that replaced it.
+    const numero = Staff.el("td", "numero", f.numero);
+    if (f.tipo && f.tipo !== "F2") numero.append(Staff.el("span", "tipo", f.tipo === "F1" ? " · completa" : " · completa (sustituye a " + (f.sustituye || []).join(", ") + ")"));
+    if (f.cliente) numero.append(Staff.el("div", "cliente", f.cliente.nombre + " · " + f.cliente.nif));
+    const estado = { emitida: "Emitida", anulada: "Anulada", sustituida: "Sustituida por " + (f.sustituida_por || "") }[f.estado] || f.estado;
+    tr.append(numero, Staff.el("td", null, Staff.clock(new Date(f.fecha))),
+              Staff.el("td", null, f.mesa !== null && f.mesa !== undefined ? f.mesa : f.pedido_id ? "Pedido #" + f.pedido_id : ""),
               Staff.el("td", null, METODO[f.metodo] || f.metodo), Staff.el("td", "num", Staff.money(f.importe_total)),
-              Staff.el("td", "estado", f.estado === "anulada" ? "Anulada" : "Emitida"));
+              Staff.el("td", "estado", estado));
     const actions = Staff.el("td");
     if (f.estado === "emitida") actions.append(button("Anular", "bad", () => confirmAnular(f)));
     tr.append(actions);
@@ -643,9 +649,10 @@ async function loadFacturas() {
   }
   $("facturas-lista").replaceChildren(...rows);
   const emitidas = list.filter(f => f.estado === "emitida");
-  const anuladas = list.length - emitidas.length;
+  const anuladas = list.filter(f => f.estado === "anulada").length, sustituidas = list.filter(f => f.estado === "sustituida").length;
   $("facturas-resumen").textContent = emitidas.length + (emitidas.length === 1 ? " emitida · " : " emitidas · ")
-    + Staff.money(emitidas.reduce((t, f) => t + f.importe_total, 0)) + (anuladas ? " · " + anuladas + (anuladas === 1 ? " anulada" : " anuladas") : "");
+    + Staff.money(emitidas.reduce((t, f) => t + f.importe_total, 0)) + (anuladas ? " · " + anuladas + (anuladas === 1 ? " anulada" : " anuladas") : "")
+    + (sustituidas ? " · " + sustituidas + (sustituidas === 1 ? " sustituida por una completa" : " sustituidas por completas") : "");
 }
 
 function confirmAnular(f) {

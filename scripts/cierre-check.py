@@ -318,12 +318,19 @@ def main():
                 base = round(sum(float(r["base_" + key]) for r in kept), 2)
                 if abs(base - part["base"]) > 0.001:
                     fail(f"the CSV's base at {key} % is {base}, the close's {part['base']}")
+            # The day's invoices: the replaced one says by which, the full ones their customer.
+            driver.find_element(By.ID, "ver-facturas").click()
+            listed = wait.until(lambda d: d.find_element(By.ID, "facturas-lista").text if "Sustituida por F" in d.find_element(By.ID, "facturas-lista").text else None)
+            if "Distribuciones Norte S.L. · B12345674" not in listed or "completa (sustituye a T" not in listed:
+                fail(f"the invoices' list does not say the full invoices:\n{listed}")
+            driver.find_element(By.ID, "ver-cierre").click()
             axe = Axe(driver)
             axe.inject()
             serious = [f"{v['id']}: {v['help']}" for v in axe.run()["violations"] if v.get("impact") in ("serious", "critical")]
             if serious:
                 fail("axe-core: " + "; ".join(serious))
             if SHOTS:
+                driver.execute_script("window.scrollTo(0, 0)")
                 driver.save_screenshot(os.path.join(SHOTS, "cierre.png"))
         finally:
             driver.quit()
