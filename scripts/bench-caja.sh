@@ -17,8 +17,6 @@ command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk;
 WORK=$(mktemp -d)
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 export COMANDA_EMPRESA_NIF=B12345674 COMANDA_EMPRESA_RAZON_SOCIAL="Casa Pepe S.L." COMANDA_ZONA_HORARIA=Europe/Madrid COMANDA_SCRYPT_LOG_N=12
-printf 'contraseña-de-carga\n' > "$WORK/pw"
-"$BIN" create-staff jefa --rol gerente --database "$WORK/y.sqlite" --password-file "$WORK/pw" >/dev/null
 PID=""
 trap '[ -z "$PID" ] || kill -TERM $PID 2>/dev/null; wait 2>/dev/null; rm -rf "$WORK"' EXIT
 serve() {
@@ -27,26 +25,7 @@ serve() {
   PID=$!
   for _ in $(seq 1 100); do curl -sf -m 1 -o /dev/null "http://127.0.0.1:$PORT/health" && break; sleep 0.1; done
 }
-COMANDA_SYNCHRONOUS=normal serve
-python3 -c 'import sys; sys.path.insert(0, "scripts"); import benchapi; benchapi.write_pay_lua(sys.argv[1], sys.argv[2])' "$PORT" "$WORK/pay.lua"
-count() { python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM factura").fetchone()[0])' "$WORK/y.sqlite"; }
-while [ "$(count)" -lt "$INVOICES" ]; do taskset -c 1 wrk -t1 -c64 -d5s -s "$WORK/pay.lua" "http://127.0.0.1:$PORT" >/dev/null; done
-# Spread them over the year: a busy restaurant's 365 days, not one afternoon.
-python3 - "$WORK/y.sqlite" <<'PY'
-import sqlite3, sys, time
-db = sqlite3.connect(sys.argv[1])
-n = db.execute("SELECT count(*) FROM factura").fetchone()[0]
-now = int(time.time())
-# Invoices are never changed: the spreading goes behind the triggers' back, on this throw-away copy only.
-triggers = db.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN ('factura', 'cobro')").fetchall()
-for name, _ in triggers: db.execute(f"DROP TRIGGER {name}")
-db.execute("UPDATE factura SET fecha = ? - (? - id) * (365 * 86400 / ?)", (now, n, n))
-db.execute("UPDATE cobro SET fecha = (SELECT fecha FROM factura WHERE factura.id = cobro.factura_id)")
-for _, sql in triggers: db.execute(sql)
-db.commit()
-PY
-kill -TERM $PID; wait $PID || true; PID=""
-echo "invoices: $(count), over the last 365 days"
+COMANDA_BIN=$BIN scripts/bench-year.sh "$WORK/y.sqlite" "$INVOICES"
 measure() {
   local label=$1
   serve

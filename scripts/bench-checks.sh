@@ -14,6 +14,12 @@
 # FLOOD [0]: 1, a flood beside the waiters from one client (wrk -t1 -c64 on
 # CPU 1 too): the guests' POST /m/{token}/pide-cuenta on one table's link as
 # fast as it is answered (a burst is taken, then 429 with Retry-After).
+# FROM_DB: a database to start from (copied; its manager jefa / contraseña-de-
+# carga, as scripts/bench-year.sh makes one), e.g. a year of invoices.
+# BESIDE: a command run in the background (with PORT and TOKEN, the manager's,
+# in its environment) while the waiters' 10 s are measured, stopped after
+# them; what it printed is shown (bench-caja-load.sh asks the year's cash
+# report and CSV over and over meanwhile).
 # Prints lines+sends per second, p50/p99, the write batches, and the kitchen
 # poll's answers (200 / 304) and times. Compare with scripts/bench-orders.sh
 # at the same COMANDA_SYNCHRONOUS, in the same run.
@@ -26,7 +32,11 @@ WORK=$(mktemp -d)
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 export COMANDA_SYNCHRONOUS=${COMANDA_SYNCHRONOUS:-full}
 printf 'contraseña-de-carga\n' > "$WORK/pw"
-"$BIN" create-staff jefa --rol gerente --database "$WORK/checks.sqlite" --password-file "$WORK/pw" >/dev/null
+if [ -n "${FROM_DB:-}" ]; then
+  cp "$FROM_DB" "$WORK/checks.sqlite"
+else
+  "$BIN" create-staff jefa --rol gerente --database "$WORK/checks.sqlite" --password-file "$WORK/pw" >/dev/null
+fi
 "$BIN" create-staff cocina --rol cocina --database "$WORK/checks.sqlite" --password-file "$WORK/pw" >/dev/null
 # wrk connects from loopback: trusted on purpose (no per-client limit), said here.
 COMANDA_TRUSTED_ADDRESSES=127.0.0.1 COMANDA_SCRYPT_LOG_N=12 taskset -c 0 "$BIN" serve --host 127.0.0.1 --port "$PORT" \
@@ -48,7 +58,7 @@ cook = call("POST", "/sesiones", {"login": "cocina", "password": "contraseña-de
 platos = [p["id"] for p in call("GET", "/platos")][:8]
 cuentas, enlaces = [], []
 for i in range(1, 65):
-    made = call("POST", "/mesas", {"nombre": f"T{i}", "zona": "Sala", "plazas": 4}, token)
+    made = call("POST", "/mesas", {"nombre": f"C{i}", "zona": "Sala", "plazas": 4}, token)
     enlaces.append(made["enlace"])
     cuentas.append(call("POST", f"/mesas/{made['id']}/sentar", {"comensales": 4}, token)["id"])
 with open(out, "w") as f:
@@ -121,9 +131,15 @@ LUA
   taskset -c 1 wrk -t1 -c64 -d10s -s "$WORK/flood.lua" "http://127.0.0.1:$PORT" > "$WORK/flood.txt" &
   FLOODER=$!
 fi
+BESIDER=
+if [ -n "${BESIDE:-}" ]; then
+  PORT=$PORT TOKEN=$(sed -n 's/^token = "\(.*\)"$/\1/p' "$WORK/checks.lua") taskset -c 1 bash -c "$BESIDE" > "$WORK/beside.txt" 2>&1 &
+  BESIDER=$!
+fi
 read -r T0 R0 < <(writes)
 taskset -c 1 wrk -t1 -c64 -d10s --latency -s "$WORK/run.lua" "http://127.0.0.1:$PORT" | grep -E 'Requests/sec|50%|99%|Non-2xx|Socket|requests in'
 read -r T1 R1 < <(writes)
+[ -z "$BESIDER" ] || { kill -TERM "$BESIDER" 2>/dev/null; wait "$BESIDER" 2>/dev/null || true; echo "beside: $(tail -n 3 "$WORK/beside.txt" | tr '\n' ' ')"; }
 [ -z "$FLOODER" ] || { wait "$FLOODER"; echo "flood: $(grep -E 'requests in|Non-2xx' "$WORK/flood.txt" | tr -s ' ' | tr '\n' ' ')"; }
 [ -z "$POLL" ] || { wait "$POLL"; cat "$WORK/poll.txt"; }
 awk -v t=$((T1 - T0)) -v r=$((R1 - R0)) 'BEGIN { printf "writes: %d requests in %d transactions (%.1f per transaction)\n", r, t, t ? r / t : 0 }'
