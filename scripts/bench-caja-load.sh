@@ -18,7 +18,7 @@ COMANDA_BIN=$BIN scripts/bench-year.sh "$YEAR" "$INVOICES"
 OUT=$(mktemp)
 trap 'rm -f "$OUT"' EXIT
 # The manager's loop: the year's report, then its CSV, over and over; on TERM, how many and how long.
-BESIDE='python3 - <<"PY"
+BESIDE='exec python3 - <<"PY"
 import datetime, http.client, os, signal, statistics, sys, time
 desde = (datetime.date.today() - datetime.timedelta(days=365)).isoformat()
 hasta = datetime.date.today().isoformat()
@@ -29,6 +29,7 @@ def report(*_):
 signal.signal(signal.SIGTERM, report)
 conn = http.client.HTTPConnection("127.0.0.1", int(os.environ["PORT"]), timeout=60)
 paths = {"caja": f"/informes/caja?desde={desde}&hasta={hasta}", "csv": f"/facturas?desde={desde}&hasta={hasta}&formato=csv"}
+paths = {k: v for k, v in paths.items() if k in os.environ.get("REPORTS", "caja csv").split()}
 while True:
     for kind, path in paths.items():
         t = time.monotonic()

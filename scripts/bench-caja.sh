@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bench-caja.sh [INVOICES]: the close of the day over a year of a busy
 # restaurant. Makes INVOICES invoices (default 150,000: payments of 0,01 €
-# through the API, synchronous NORMAL to make them quickly), then restarts
+# through the API, synchronous NORMAL to make them quickly; scripts/bench-year.sh,
+# kept in YEAR_DB, default /tmp/comanda-year-INVOICES.sqlite), then starts
 # the release build on CPU 0 and asks, from CPU 1, GET /informes/caja and
 # GET /facturas?formato=csv over the whole year (desde = the first
 # invoice's day, hasta = today) five times each: the time to the whole
@@ -25,7 +26,9 @@ serve() {
   PID=$!
   for _ in $(seq 1 100); do curl -sf -m 1 -o /dev/null "http://127.0.0.1:$PORT/health" && break; sleep 0.1; done
 }
-COMANDA_BIN=$BIN scripts/bench-year.sh "$WORK/y.sqlite" "$INVOICES"
+YEAR=${YEAR_DB:-/tmp/comanda-year-$INVOICES.sqlite}
+COMANDA_BIN=$BIN scripts/bench-year.sh "$YEAR" "$INVOICES"
+cp "$YEAR" "$WORK/y.sqlite"
 measure() {
   local label=$1
   serve

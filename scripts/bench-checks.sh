@@ -140,6 +140,7 @@ read -r T0 R0 < <(writes)
 taskset -c 1 wrk -t1 -c64 -d10s --latency -s "$WORK/run.lua" "http://127.0.0.1:$PORT" | grep -E 'Requests/sec|50%|99%|Non-2xx|Socket|requests in'
 read -r T1 R1 < <(writes)
 [ -z "$BESIDER" ] || { kill -TERM "$BESIDER" 2>/dev/null; wait "$BESIDER" 2>/dev/null || true; echo "beside: $(tail -n 3 "$WORK/beside.txt" | tr '\n' ' ')"; }
+echo "wal: $(stat -c %s "$WORK/checks.sqlite-wal" 2>/dev/null || echo 0) bytes"
 [ -z "$FLOODER" ] || { wait "$FLOODER"; echo "flood: $(grep -E 'requests in|Non-2xx' "$WORK/flood.txt" | tr -s ' ' | tr '\n' ' ')"; }
 [ -z "$POLL" ] || { wait "$POLL"; cat "$WORK/poll.txt"; }
 awk -v t=$((T1 - T0)) -v r=$((R1 - R0)) 'BEGIN { printf "writes: %d requests in %d transactions (%.1f per transaction)\n", r, t, t ? r / t : 0 }'

@@ -17,6 +17,7 @@ public final class ComandaApplication: HTTPResponder {
     private let passwords: BlockingPool
     /// The threads that make long reads (`RouteRequest.offLoop`).
     private let longReads: BlockingPool
+    private let reports: BlockingPool
     private let staticFiles: StaticFiles?
     private let logger: Logger
     /// The legacy host app's base path, host key included (`/queue/KEY`).
@@ -51,6 +52,10 @@ public final class ComandaApplication: HTTPResponder {
                                  maxWaiting: c.maxWaitingLogins, priority: c.hashInIdleTime ? .background : .batch)
         longReads = BlockingPool(name: "long reads' threads", maxThreads: HTTPServerConfiguration.defaultWorkers,
                                  maxWaiting: c.maxWaitingReads, priority: .low)
+        // The manager's reports over days (a year's cash report is 0.2 s of CPU) only in the core's idle time:
+        // at .low, one after another beside the waiters cut their writes to a third (bench-caja-load.sh).
+        reports = BlockingPool(name: "reports' threads", maxThreads: HTTPServerConfiguration.defaultWorkers,
+                               maxWaiting: c.maxWaitingReads, priority: .background)
         users = UserService(database: database, configuration: c, now: now)
         streams = SessionStreams(users: users)
         // The billing records to the AEAT, when they are to be sent.
@@ -62,7 +67,7 @@ public final class ComandaApplication: HTTPResponder {
                                      conexion: AEATConexion(url: url, certificado: certificado, clave: c.verifactuClave ?? "", ca: c.verifactuCa),
                                      empresa: empresa, productor: c.verifactuProductor, metrics: metrics, logger: logger)
         }
-        services = database.backgroundServices + [streams, passwords, longReads] + (sender.map { [$0] } ?? [])
+        services = database.backgroundServices + [streams, passwords, longReads, reports] + (sender.map { [$0] } ?? [])
         let key = Self.queueHostKey(c, database, logger)
         queueHostPath = c.queuePath + "/" + key
         secretPrefixes = ["/espera/", "/m/", c.queuePath + "/"]
@@ -274,7 +279,7 @@ public final class ComandaApplication: HTTPResponder {
                 session = Session(usuario: usuario, tokenHash: hash)
             }
             return try route.handler(RouteRequest(http: request, params: parameters, session: session, access: route.access,
-                                                     longReads: longReads, finish: finish))
+                                                     longReads: longReads, reports: reports, finish: finish))
         } catch {
             return errorResponse(error, request: request)
         }

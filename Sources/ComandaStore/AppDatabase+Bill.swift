@@ -287,18 +287,22 @@ extension AppDatabase {
     public func resumenCaja(desde start: Int64, hasta end: Int64) throws(StoreError) -> ResumenCaja {
         try read { db in
             var r = ResumenCaja()
+            // One pass: invoices by state and method (each method's amounts are its invoices' in force:
+            // an F3 has the method of the payment it replaces, an online order's its own), and the online orders'.
+            var metodos: [String: (importe: Int, propinas: Int)] = [:]
             for row in try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT estado, count(*) AS n, coalesce(sum(importe), 0) AS total FROM factura WHERE fecha >= ? AND fecha < ? GROUP BY estado
+                SELECT estado, metodo, count(*), sum(importe), count(pedido_id) FROM factura WHERE fecha >= ? AND fecha < ? GROUP BY estado, metodo
                 """), arguments: [start, end]) {
-                switch row["estado"] as String {
-                case "emitida": r.facturas = row["n"]; r.total = row["total"]
-                case "anulada": r.anuladas = row["n"]
+                switch row[0] as String {
+                case "emitida":
+                    r.facturas += row[2] as Int
+                    r.total += row[3] as Int
+                    r.pedidos += row[4] as Int
+                    metodos[row[1], default: (0, 0)].importe += row[3] as Int
+                case "anulada": r.anuladas += row[2] as Int
                 default: break  // replaced by an F3, which counts instead
                 }
             }
-            r.pedidos = try Int.fetchOne(db.cachedStatement(sql: """
-                SELECT count(*) FROM factura WHERE fecha >= ? AND fecha < ? AND estado = 'emitida' AND pedido_id IS NOT NULL
-                """), arguments: [start, end]) ?? 0
             var byRate: [Int: (base: Int, cuota: Int)] = [:]
             let cursor = try String.fetchCursor(db.cachedStatement(sql: """
                 SELECT desglose FROM factura WHERE fecha >= ? AND fecha < ? AND estado = 'emitida'
@@ -307,14 +311,7 @@ extension AppDatabase {
                 for p in Self.desglose(text) { byRate[p.iva, default: (0, 0)].base += p.base; byRate[p.iva, default: (0, 0)].cuota += p.cuota }
             }
             r.iva = byRate.keys.sorted().compactMap { rate in byRate[rate].map { ParteIVA(iva: rate, base: $0.base, cuota: $0.cuota) } }
-            // Each method's amounts are its invoices' in force (an F3 has the method of the
-            // payment it replaces, an online order's its own and no payment); tips are the payments'.
-            var metodos: [String: (importe: Int, propinas: Int)] = [:]
-            for row in try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT metodo, sum(importe) FROM factura WHERE fecha >= ? AND fecha < ? AND estado = 'emitida' GROUP BY metodo
-                """), arguments: [start, end]) {
-                metodos[row[0], default: (0, 0)].importe = row[1]
-            }
+            // Tips are the payments' (never invoiced; a voided invoice's tip stays in the till).
             for row in try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT p.metodo, sum(p.propina) FROM cobro p JOIN factura f ON f.id = p.factura_id WHERE f.fecha >= ? AND f.fecha < ? GROUP BY p.metodo
                 """), arguments: [start, end]) {

@@ -107,7 +107,7 @@ struct BillRoutes: Feature {
                         "503": .readsBusy])) { r in
             let range = try DayRange(r.http, today: bill.today)
             let csv = try Self.formato(r.http, ["json", "csv"]) == "csv"
-            return try r.offLoop {
+            return try r.offLoop(report: true) {
                 guard csv else { return .json(BillJSON.facturas(try bill.facturas(range))) }
                 var response = HTTPResponse(status: .ok, headers: HTTPHeaders([("Content-Type", "text/csv; charset=utf-8")]),
                                             body: Array(BillReports.csv(try bill.facturasResumen(range), zone: bill.zone).utf8))
@@ -129,7 +129,7 @@ struct BillRoutes: Feature {
             if let estado, !["sin_enviar", "aceptado", "aceptado_con_errores", "rechazado"].contains(estado) {
                 throw APIError.validation("estado", "must be sin_enviar, aceptado, aceptado_con_errores or rechazado")
             }
-            return try r.offLoop { .json(BillJSON.registros(try bill.registros(despues: Int64(despues), limite: limite, estado: estado))) }
+            return try r.offLoop(report: true) { .json(BillJSON.registros(try bill.registros(despues: Int64(despues), limite: limite, estado: estado))) }
         }
         router.add(.GET, "/informes/caja", .staff(.gerente), .op(
             "The cash report over the restaurant's days `desde`…`hasta`: by method, cash in the drawer, VAT per rate, tips per waiter, discounts, voided lines and invoices; `formato=texto` for the printer.",
@@ -142,7 +142,7 @@ struct BillRoutes: Feature {
                         "503": .readsBusy])) { r in
             let range = try DayRange(r.http, today: bill.today)
             let texto = try Self.formato(r.http, ["json", "texto"]) == "texto"
-            return try r.offLoop {
+            return try r.offLoop(report: true) {
                 let informe = try bill.caja(range)
                 if texto { return .text(BillReports.cierre(informe, desde: range.desdeText, hasta: range.hastaText, restaurante: restaurante)) }
                 return .json(BillJSON.caja(informe, desde: range.desdeText, hasta: range.hastaText))

@@ -103,6 +103,8 @@ struct RouteRequest: Sendable {
     let access: Access
     /// Where `offLoop` makes its answers.
     let longReads: BlockingPool
+    /// Where `offLoop(report: true)` makes them: at idle priority.
+    let reports: BlockingPool
     /// Finishes an answer given later as every answer is finished (errors
     /// mapped, gzip, headers, metrics).
     let finish: @Sendable (Result<HTTPResponse, any Error>) -> HTTPResponse
@@ -148,11 +150,15 @@ struct RouteRequest: Sendable {
     /// board, a report or listing over days), made on the long reads'
     /// threads: the connections that share this one's event loop are
     /// answered meanwhile instead of waiting behind it. When too many wait
-    /// for those threads, 503 with `Retry-After`.
-    func offLoop(_ work: @escaping @Sendable () throws -> HTTPResponse) throws -> HTTPResponse {
+    /// for those threads, 503 with `Retry-After`. A `report` (the manager's
+    /// reports and lists over days, the metrics) is made in the core's idle
+    /// time only: the floor's requests take the core from it the moment
+    /// they wake, however long it runs.
+    func offLoop(report: Bool = false, _ work: @escaping @Sendable () throws -> HTTPResponse) throws -> HTTPResponse {
         var taken = false
+        let pool = report ? reports : longReads
         let response = later { reply in
-            taken = longReads.trySubmit { reply(Result { try work() }) }
+            taken = pool.trySubmit { reply(Result { try work() }) }
         }
         guard taken else { throw APIError.readsBusy }
         return response

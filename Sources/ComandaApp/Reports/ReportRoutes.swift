@@ -15,7 +15,7 @@ struct ReportRoutes: Feature {
             responses: ["200": .ok(.ref("InformeVentas")), "503": .readsBusy])) { r in
             // Days in the restaurant's zone; both default to today.
             let range = try DayRange(r.http, today: reports.today)
-            return try r.offLoop {
+            return try r.offLoop(report: true) {
                 var response = HTTPResponse.json(ReportJSON.ventas(try reports.ventas(range), desde: range.desdeText, hasta: range.hastaText))
                 response.headers.add("Cache-Control", "no-store")
                 return response

@@ -144,7 +144,7 @@ struct TablesRoutes: Feature {
             params: [.query("desde", "YYYY-MM-DD.", .text), .query("hasta", "YYYY-MM-DD.", .text)],
             responses: ["200": .ok(.ref("InformeMesas")), "503": .readsBusy])) { r in
             let range = try DayRange(r.http, today: tables.today)
-            return try r.offLoop {
+            return try r.offLoop(report: true) {
                 var response = HTTPResponse.json(TablesJSON.informe(try tables.informe(range), desde: range.desdeText, hasta: range.hastaText))
                 response.headers.add("Cache-Control", "no-store")
                 return response
