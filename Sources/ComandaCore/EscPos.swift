@@ -9,10 +9,13 @@ import Glibc
 /// (what was sent is what prints, whatever the menu says later).
 public struct TicketImpreso: Sendable, Equatable, Codable {
     public enum Linea: Sendable, Equatable, Codable {
-        /// Text wrapped at the printer's width, its continuation lines after
-        /// `sangria` spaces; `grande`: double width and height (a character
-        /// takes two columns); `negrita`: emphasised.
-        case texto(String, grande: Bool = false, negrita: Bool = false, sangria: Int = 0)
+        /// Text wrapped at the printer's width, every row after `margen`
+        /// spaces and its continuation rows after `sangria` more; `grande`:
+        /// double width and height (a character takes two columns);
+        /// `negrita`: emphasised.
+        case texto(String, grande: Bool = false, negrita: Bool = false, margen: Int = 0, sangria: Int = 0)
+        /// A row already laid out (a text ticket's line), printed as it is, cut at the printer's width.
+        case fila(String)
         /// `izquierda` and `derecha` on one line, the right one flush right
         /// (on a line of its own when both do not fit).
         case columnas(String, String)
@@ -95,11 +98,15 @@ public enum EscPos {
         lines += ticket.lineas
         for line in lines {
             switch line {
-            case let .texto(text, grande, negrita, sangria):
+            case let .texto(text, grande, negrita, margen, sangria):
                 if grande { out += [gs, 0x21, 0x11] }
                 if negrita { out += [esc, 0x45, 0x01] }
-                let width = grande ? formato.columnas / 2 : formato.columnas
-                for row in wrap(encoder.encode(text), width: width, indent: min(sangria, width / 2)) { out += row + [lf] }
+                let full = grande ? formato.columnas / 2 : formato.columnas
+                let left = min(max(0, margen), full / 2)
+                let width = full - left
+                for row in wrap(encoder.encode(text), width: width, indent: min(max(0, sangria), width / 2)) {
+                    out += [UInt8](repeating: 0x20, count: left) + row + [lf]
+                }
                 if negrita { out += [esc, 0x45, 0x00] }
                 if grande { out += [gs, 0x21, 0x00] }
             case let .columnas(left, right):
@@ -110,6 +117,8 @@ public enum EscPos {
                     for row in wrap(l, width: formato.columnas, indent: 0) { out += row + [lf] }
                     out += [UInt8](repeating: 0x20, count: max(0, formato.columnas - r.count)) + r.prefix(formato.columnas) + [lf]
                 }
+            case .fila(let text):
+                out += encoder.encode(text).prefix(formato.columnas) + [lf]
             case .regla:
                 out += [UInt8](repeating: 0x2D, count: formato.columnas) + [lf]
             case .qr(let text):

@@ -76,7 +76,12 @@ public enum KitchenTicket {
     /// The pre-bill of a check (*Documento no válido como factura*): the
     /// table, the lines with their amounts (voided ones left out), the
     /// total, and the VAT it includes per rate, 42 columns.
-    public static func preCuenta(_ cuenta: Cuenta, at time: Int64, zone: TimeZone) -> String {
+    public static func preCuenta(_ cuenta: Cuenta, at time: Int64, zone: TimeZone, width: Int = KitchenTicket.width) -> String {
+        // The helpers at this ticket's width.
+        func wrap(_ text: String, first: String, rest: String) -> [String] { KitchenTicket.wrap(text, first: first, rest: rest, width: width) }
+        func columns(_ left: String, _ right: String) -> String { KitchenTicket.columns(left, right, width: width) }
+        func columns(of text: some StringProtocol) -> Int { KitchenTicket.columns(of: text) }
+        func withAmount(_ cantidad: Int, _ nombre: String, _ cents: Int) -> [String] { KitchenTicket.withAmount(cantidad, nombre, cents, width: width) }
         var lines: [String] = []
         let rule = String(repeating: "-", count: width)
         lines += wrap("Mesa \(cuenta.mesa)", first: "", rest: "")
@@ -127,15 +132,15 @@ public enum KitchenTicket {
     }
 
     /// `N x name` wrapped, its amount flush right on the last line (or under it when it does not fit).
-    static func withAmount(_ cantidad: Int, _ nombre: String, _ cents: Int) -> [String] {
+    static func withAmount(_ cantidad: Int, _ nombre: String, _ cents: Int, width: Int = KitchenTicket.width) -> [String] {
         let prefix = "\(cantidad) x "
         let amount = Money.spanish(cents)
-        var name = wrap(nombre, first: prefix, rest: String(repeating: " ", count: prefix.count))
+        var name = wrap(nombre, first: prefix, rest: String(repeating: " ", count: prefix.count), width: width)
         if let last = name.popLast() {
             if columns(of: last) + 1 + amount.count <= width {
-                name.append(columns(last, amount))
+                name.append(columns(last, amount, width: width))
             } else {
-                name += [last, columns("", amount)]
+                name += [last, columns("", amount, width: width)]
             }
         }
         return name
@@ -149,7 +154,13 @@ public enum KitchenTicket {
     /// the QR's text for the AEAT's check, said to be *Factura verificable en
     /// la sede electrónica de la AEAT* and `VERI*FACTU` only while the
     /// records are sent (`verifactu`); 42 columns.
-    public static func factura(_ f: Factura, empresa: Empresa, zone: TimeZone, verifactu: Bool = false) -> String {
+    public static func factura(_ f: Factura, empresa: Empresa, zone: TimeZone, verifactu: Bool = false, width: Int = KitchenTicket.width) -> String {
+        // The helpers at this ticket's width.
+        func wrap(_ text: String, first: String, rest: String) -> [String] { KitchenTicket.wrap(text, first: first, rest: rest, width: width) }
+        func columns(_ left: String, _ right: String) -> String { KitchenTicket.columns(left, right, width: width) }
+        func columns(of text: some StringProtocol) -> Int { KitchenTicket.columns(of: text) }
+        func withAmount(_ cantidad: Int, _ nombre: String, _ cents: Int) -> [String] { KitchenTicket.withAmount(cantidad, nombre, cents, width: width) }
+
         let rule = String(repeating: "-", count: width)
         var lines: [String] = []
         lines += wrap(empresa.razonSocial.isEmpty ? "NIF \(empresa.nif)" : empresa.razonSocial, first: "", rest: "")
@@ -199,8 +210,7 @@ public enum KitchenTicket {
         if let cambio = f.cambioCentimos { lines.append(columns("Cambio", Money.spanish(cambio))) }
         lines.append(rule)
         if verifactu {
-            lines.append("Factura verificable en la sede electrónica")
-            lines.append("de la AEAT")
+            lines += wrap("Factura verificable en la sede electrónica de la AEAT", first: "", rest: "")
             lines.append("VERI*FACTU")
         } else {
             lines.append("Código QR de la factura:")
@@ -226,15 +236,17 @@ public enum KitchenTicket {
     }
 
     /// `left` and `right` on one line, `right` flush right (on two lines if they do not fit).
-    static func columns(_ left: String, _ right: String) -> String {
+    static func columns(_ left: String, _ right: String, width: Int = KitchenTicket.width) -> String {
         let gap = width - columns(of: left) - columns(of: right)
-        return gap >= 1 ? left + String(repeating: " ", count: gap) + right : left + " " + right
+        if gap >= 1 { return left + String(repeating: " ", count: gap) + right }
+        // Two lines: the right one flush right under the left.
+        return left + "\n" + String(repeating: " ", count: max(0, width - columns(of: right))) + right
     }
 
     /// `text` wrapped at word boundaries to `width`, the first line after
     /// `first`, the others after `rest`; a word longer than a line is cut.
     /// Tabs, newlines and other control characters become spaces.
-    public static func wrap(_ text: String, first: String, rest: String) -> [String] {
+    public static func wrap(_ text: String, first: String, rest: String, width: Int = KitchenTicket.width) -> [String] {
         let clean = String(text.map { $0.isNewline || $0 == "\t" || $0.unicodeScalars.allSatisfy({ $0.properties.generalCategory == .control }) ? " " : $0 })
         var lines: [String] = []
         var line = first

@@ -108,3 +108,70 @@ import Testing
         #expect(EscPos.estadoPapel == [0x10, 0x04, 0x04] && EscPos.cajon == [0x1B, 0x70, 0x00, 0x19, 0xFA])
     }
 }
+
+/// The tickets as printed, byte for byte at 32 columns: a send's comanda at
+/// a station (a held course, options and notes indented, a wide name), the
+/// routing of dishes to stations as a table, and an invoice whose QR text
+/// becomes the code.
+@Suite struct ImpresionTests {
+    private let madrid = TimeZone(identifier: "Europe/Madrid") ?? .current
+
+    private func linea(_ id: Int64, _ nombre: String, _ cantidad: Int, curso: Int, opciones: [String] = [], notas: String = "") -> LineaCuenta {
+        LineaCuenta(id: id, cuentaID: 1, platoID: id, nombre: nombre, precioUnitarioCentimos: 100, cantidad: cantidad,
+                    opciones: opciones.map { OpcionElegida(grupo: "Punto", valor: $0, precioCentimos: 0) }, notas: notas, curso: curso,
+                    estado: .marchada)
+    }
+
+    @Test func theComandaOfASendAtAStation() {
+        let ticket = Impresion.comanda(estacion: "Cocina", mesa: "Terraza 2", camarero: "Luis", hora: 1_795_694_400, zone: madrid,
+                                       lineas: [linea(1, "Chuletón de ternera", 2, curso: 2, opciones: ["Al punto"], notas: "sin sal"),
+                                                linea(2, "Croquetas", 6, curso: 1), linea(3, "北京烤鸭", 1, curso: 2)],
+                                       enEspera: [2])
+        let bytes = EscPos.bytes(ticket, formato: .init(columnas: 32))
+        func t(_ s: String) -> [UInt8] { Array(s.utf8) }
+        let big: [UInt8] = [0x1D, 0x21, 0x11, 0x1B, 0x45, 0x01], endBig: [UInt8] = [0x0A, 0x1B, 0x45, 0x00, 0x1D, 0x21, 0x00]
+        let bold: [UInt8] = [0x1B, 0x45, 0x01], endBold: [UInt8] = [0x0A, 0x1B, 0x45, 0x00]
+        let rule = [UInt8](repeating: 0x2D, count: 32) + [0x0A]
+        let expected: [UInt8] = [0x1B, 0x40, 0x1B, 0x74, 19]
+            + big + t("Cocina") + endBig
+            + big + t("Mesa Terraza 2") + endBig
+            + t("13:00") + [UInt8](repeating: 0x20, count: 32 - 5 - 4) + t("Luis") + [0x0A]
+            + rule
+            + bold + t("-- PRIMEROS --") + endBold
+            + bold + t("6 x Croquetas") + endBold
+            + bold + t("-- SEGUNDOS · EN ESPERA --").map { $0 } .replacing([0xC2, 0xB7], with: [0xFA]) + endBold
+            + bold + t("2 x Chulet") + [0xA2] + t("n de ternera") + endBold
+            + t("    ") + [0xFA] + t(" Al punto") + [0x0A]
+            + t("    Nota: sin sal") + [0x0A]
+            + bold + t("1 x ????") + endBold
+            + rule + EscPos.corte
+        #expect(bytes == expected)
+    }
+
+    @Test func dishesGoToTheirStationElseTheDefaultElseNowhere() {
+        let cocina = Impresion.Estacion(id: 1, nombre: "Cocina", impresoraID: 1, categorias: ["Entrantes", "Principales"], porDefecto: true)
+        let barra = Impresion.Estacion(id: 2, nombre: "Barra", impresoraID: 2, categorias: ["Bebidas", "Cafés"], porDefecto: false)
+        let postres = Impresion.Estacion(id: 3, nombre: "Postres", impresoraID: 1, categorias: ["Postres"], porDefecto: false)
+        for (tipo, estaciones, expected) in [("Bebidas", [cocina, barra, postres], "Barra"), ("Principales", [cocina, barra], "Cocina"),
+                                             ("Vinos", [cocina, barra], "Cocina"), ("Vinos", [barra, postres], nil),
+                                             ("Postres", [cocina, barra, postres], "Postres"), ("Cafés", [], nil)] as [(String, [Impresion.Estacion], String?)] {
+            #expect(Impresion.estacion(tipo: tipo, en: estaciones)?.nombre == expected, "\(tipo)")
+        }
+        let grouped = Impresion.porEstacion(["Bebidas", "Entrantes", "Vinos", "Bebidas", "Postres"], tipo: { $0 }, en: [cocina, barra])
+        #expect(grouped.map { $0.0.nombre } == ["Cocina", "Barra"] && grouped.map(\.1) == [["Entrantes", "Vinos", "Postres"], ["Bebidas", "Bebidas"]])
+    }
+
+    @Test func anInvoicesQRTextBecomesTheCode() {
+        let qr = "https://www2.agenciatributaria.gob.es/wlpl/TIKE-CONT/ValidarQR?nif=B12345674&numserie=T2026-000001&fecha=26-11-2026&importe=41.00"
+        var f = Factura(id: 1, numero: "T2026-000001", fecha: 1_795_694_400, cuentaID: 1, mesa: "T1", importeCentimos: 4100,
+                        desglose: [ParteIVA(iva: 10, base: 3727, cuota: 373)], lineas: [LineaFactura(nombre: "Tortilla", cantidad: 1, importeCentimos: 4100)],
+                        metodo: .tarjeta, estado: .emitida, huella: String(repeating: "A", count: 64), qr: qr)
+        f.nif = "B12345674"
+        let ticket = Impresion.factura(f, empresa: Empresa(nif: "B12345674", razonSocial: "Casa Pepe S.L.", direccion: "Calle Mayor 1"),
+                                       zone: madrid, verifactu: true, columnas: 32)
+        #expect(ticket.lineas.last == .qr(qr))
+        #expect(ticket.lineas.contains(.texto("FACTURA SIMPLIFICADA", grande: true, negrita: true)))
+        #expect(!ticket.lineas.contains { if case .fila(let row) = $0 { row.contains("ValidarQR") } else { false } })
+        #expect(ticket.lineas.allSatisfy { if case .fila(let row) = $0 { KitchenTicket.columns(of: row) <= 32 } else { true } })
+    }
+}
