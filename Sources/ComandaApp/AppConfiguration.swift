@@ -130,6 +130,9 @@ public struct AppConfiguration: Sendable, Equatable {
     public var serieFacturas = "T"
     /// The full invoices' series (F1 and F3), a sequence of its own: `F` gives `F2026-000001`.
     public var serieFacturasCompletas = "F"
+    /// How long a printer with a backup may fail to print a job before the
+    /// backup takes it (`impresion.respaldoSegundos`), in seconds.
+    public var impresionRespaldoSegundos = 60
     /// The categories' descriptions and menu order (file only: `"categorias"`).
     public var categorias: [CategoriaConfig] = []
 
@@ -359,6 +362,7 @@ public struct AppConfiguration: Sendable, Equatable {
             config.serieFacturas = value
             return true
         },
+        int("impresionRespaldoSegundos", 1...3600) { $0.impresionRespaldoSegundos = $1 },
         Setting(key: "serieFacturasCompletas", expected: "1 to 10 letters, digits, / or - (the full invoices' series)") { config, value in
             guard AppConfiguration.serieValida(value) else { return false }
             config.serieFacturasCompletas = value
@@ -505,6 +509,18 @@ public struct AppConfiguration: Sendable, Equatable {
                     default:
                         throw ConfigurationError("invalid setting verifactu.\(field) in \(path): expected a text (productor: {\"nif\", \"nombre\", \"direccion\"})")
                     }
+                }
+                continue
+            }
+            if key == "impresion" {
+                guard case .object(let fields) = raw else {
+                    throw ConfigurationError("invalid setting impresion in \(path): expected {\"respaldoSegundos\"}")
+                }
+                for (field, value) in fields.sorted(by: { $0.key < $1.key }) {
+                    guard field == "respaldoSegundos" else {
+                        throw ConfigurationError("unknown setting impresion.\(field) in \(path): expected respaldoSegundos")
+                    }
+                    try apply("impresionRespaldoSegundos", value, from: .file(path))
                 }
                 continue
             }

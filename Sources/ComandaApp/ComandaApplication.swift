@@ -43,6 +43,8 @@ public final class ComandaApplication: HTTPResponder {
                 now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) },
                 locator: ResourceLocator = ResourceLocator()) {
         let c = configuration, zone = configuration.timeZone
+        // The times on the tickets queued for the printers, in the restaurant's zone.
+        database.zonaImpresion = zone
         self.logger = logger
         staticFiles = c.pages(locator).staticFiles
         metrics = AppMetrics(database: database)
@@ -67,7 +69,16 @@ public final class ComandaApplication: HTTPResponder {
                                      conexion: AEATConexion(url: url, certificado: certificado, clave: c.verifactuClave ?? "", ca: c.verifactuCa),
                                      empresa: empresa, productor: c.verifactuProductor, metrics: metrics, logger: logger)
         }
-        services = database.backgroundServices + [streams, passwords, longReads, reports] + (sender.map { [$0] } ?? [])
+        // The printers: their state told on the floor's and the kitchen's streams when it changes.
+        let hub = hub
+        nonisolated(unsafe) var spoolerRef: Spooler?
+        let spooler = Spooler(database: database, now: now, respaldoSegundos: c.impresionRespaldoSegundos, logger: logger) {
+            guard let spooler = spoolerRef, let body = try? PrintRoutes.impresoras(database, spooler) else { return }
+            hub.publish("cuentas", event: "impresoras", data: body)
+            hub.publish("cocina", event: "impresoras", data: body)
+        }
+        spoolerRef = spooler
+        services = database.backgroundServices + [streams, passwords, longReads, reports, spooler] + (sender.map { [$0] } ?? [])
         let key = Self.queueHostKey(c, database, logger)
         queueHostPath = c.queuePath + "/" + key
         secretPrefixes = ["/espera/", "/m/", c.queuePath + "/"]
@@ -83,6 +94,9 @@ public final class ComandaApplication: HTTPResponder {
         let kitchen = KitchenService(database: database, hub: hub, now: now, emisor: emisor)
         let waitlist = WaitlistService(database: database, now: now, minutesPerParty: c.minutosPorGrupo, zone: zone)
         let checks = ChecksService(database: database, now: now, zone: zone)
+        let bill = BillService(database: database, now: now, zone: zone, empresa: c.empresa, serie: c.serieFacturas,
+                               serieCompletas: c.serieFacturasCompletas, pruebas: c.verifactuEnvio == .pruebas,
+                               enviando: c.verifactuEnvio != .no, cierre: c.cierreDia)
         let document = APIDescriptionRoutes.Document()
         let features: [any Feature] = [
             HealthRoutes(),
@@ -98,11 +112,9 @@ public final class ComandaApplication: HTTPResponder {
             WaitlistRoutes(waitlist: waitlist, pages: staticFiles, live: live),
             TablesRoutes(tables: TablesService(database: database, zone: zone, now: now), live: live),
             ChecksRoutes(checks: checks, live: live),
-            BillRoutes(bill: BillService(database: database, now: now, zone: zone, empresa: c.empresa, serie: c.serieFacturas,
-                                                   serieCompletas: c.serieFacturasCompletas,
-                                                   pruebas: c.verifactuEnvio == .pruebas, enviando: c.verifactuEnvio != .no,
-                                                   cierre: c.cierreDia),
-                       idempotency: Idempotency(database: database, now: now), restaurante: c.nombreRestaurante),
+            BillRoutes(bill: bill, idempotency: Idempotency(database: database, now: now), restaurante: c.nombreRestaurante,
+                       abrirCajon: { spooler.abrirCajon() }),
+            PrintRoutes(database: database, spooler: spooler, bill: bill, checks: checks, now: now, zone: zone),
             VerifactuRoutes(database: database, envio: c.verifactuEnvio, url: c.verifactuServicio, certificado: c.verifactuCertificadoLeido,
                             sender: sender, productor: c.verifactuDeclaracionProductor, now: now),
             TableLinkRoutes(links: TableLinkService(database: database), limit: RateLimit(burst: c.rafagaEnlace), pages: staticFiles, urlPublica: c.urlPublica, live: live),

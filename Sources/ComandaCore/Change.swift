@@ -20,4 +20,10 @@ public enum Change: Sendable, Equatable {
     /// An invoice was written with its billing record: issued by a payment
     /// or voided (`anulada`); `cuentaID` is its check.
     case factura(id: Int64, cuentaID: Int64?, anulada: Bool)
+    /// The printers or stations changed (added, edited, deleted).
+    case impresoras
+    /// Print jobs were queued for these printers (a reprint, a ticket asked
+    /// for; the jobs of sends, fires, voids and accepted orders come with
+    /// those changes).
+    case trabajos(impresoraIDs: [Int64])
 }

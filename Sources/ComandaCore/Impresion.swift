@@ -154,3 +154,94 @@ public enum Impresion {
         ])
     }
 }
+
+/// A network printer (ESC/POS over raw TCP).
+public struct Impresora: Sendable, Equatable {
+    public var id: Int64
+    public var nombre: String
+    public var host: String
+    public var puerto: Int
+    public var columnas: Int
+    public var codigoPagina: EscPos.CodigoPagina
+    /// `ESC t`'s number for a model whose table differs from Epson's.
+    public var numeroPagina: Int?
+    public var qr: EscPos.ModoQR
+    public var respaldoID: Int64?
+    /// The cash drawer hangs on it.
+    public var cajon: Bool
+
+    public init(id: Int64, nombre: String, host: String, puerto: Int = 9100, columnas: Int = 48, codigoPagina: EscPos.CodigoPagina = .cp858,
+                numeroPagina: Int? = nil, qr: EscPos.ModoQR = .nativo, respaldoID: Int64? = nil, cajon: Bool = false) {
+        self.id = id
+        self.nombre = nombre
+        self.host = host
+        self.puerto = puerto
+        self.columnas = columnas
+        self.codigoPagina = codigoPagina
+        self.numeroPagina = numeroPagina
+        self.qr = qr
+        self.respaldoID = respaldoID
+        self.cajon = cajon
+    }
+
+    public var formato: EscPos.Formato {
+        EscPos.Formato(columnas: columnas, codigoPagina: codigoPagina, numeroPagina: numeroPagina.map { UInt8(clamping: $0) }, qr: qr)
+    }
+}
+
+/// How a printer stands, as the spooler last found it.
+public enum EstadoImpresora: String, Sendable, CaseIterable {
+    case lista, sinPapel = "sin_papel", desconectada
+}
+
+/// What a print job prints.
+public enum TipoTrabajo: String, Sendable, CaseIterable {
+    case comanda, marchar, anulacion, pedido, factura, precuenta, prueba
+}
+
+/// A print job: a frozen ticket for a printer, printed once.
+public struct Trabajo: Sendable, Equatable {
+    public var id: Int64
+    public var impresoraID: Int64
+    public var tipo: TipoTrabajo
+    public var impreso: Bool
+    public var creado: Int64
+    public var impresoEn: Int64?
+    public var intentos: Int
+    public var respaldoDe: Int64?
+    public var reimpresionDe: Int64?
+    /// Printed again from the start (paper gone mid-job): headed *REIMPRESIÓN*.
+    public var reimprimir: Bool
+    public var ticket: TicketImpreso
+
+    public init(id: Int64, impresoraID: Int64, tipo: TipoTrabajo, impreso: Bool, creado: Int64, impresoEn: Int64?, intentos: Int,
+                respaldoDe: Int64?, reimpresionDe: Int64?, reimprimir: Bool, ticket: TicketImpreso) {
+        self.id = id
+        self.impresoraID = impresoraID
+        self.tipo = tipo
+        self.impreso = impreso
+        self.creado = creado
+        self.impresoEn = impresoEn
+        self.intentos = intentos
+        self.respaldoDe = respaldoDe
+        self.reimpresionDe = reimpresionDe
+        self.reimprimir = reimprimir
+        self.ticket = ticket
+    }
+}
+
+/// What can go wrong with printers, stations and jobs.
+public enum ImpresionError: Error, Equatable, Sendable {
+    case impresoraNotFound, estacionNotFound, trabajoNotFound
+    case invalid(field: String, problem: String)
+    /// Another printer has that name.
+    case duplicada
+    /// A printer with jobs waiting is not deleted.
+    case conTrabajos
+    /// A station's printer, or another printer's backup, is not deleted.
+    case enUso
+    /// A second default station.
+    case yaHayPorDefecto
+    /// A category already printing at another station.
+    case categoriaEnOtraEstacion(tipo: String)
+}

@@ -197,7 +197,8 @@ extension AppDatabase {
     /// Voids a sent line (the manager, with a reason).
     public func anularLineaCuenta(cuentaID: Int64, lineaID: Int64, motivo: String, gerenteID: Int64? = nil,
                                   now: Int64) -> PendingWrite<(LineaCuenta, Comanda?)> {
-        checksWrite(changes: { [.cuenta(id: cuentaID, comandas: $0.1.map { [$0] } ?? [])] }) { db in
+        let zone = zonaImpresion
+        return checksWrite(changes: { [.cuenta(id: cuentaID, comandas: $0.1.map { [$0] } ?? [])] }) { db in
             try Self.checkOpen(db, id: cuentaID)
             guard let linea = try Self.lineaCuenta(db, cuentaID: cuentaID, id: lineaID) else { throw CuentaError.lineaNotFound }
             if MovimientoLinea.anular.from.contains(linea.estado) {
@@ -227,7 +228,11 @@ extension AppDatabase {
                       AND NOT EXISTS (SELECT 1 FROM linea_cuenta WHERE comanda_id = ? AND estado != 'anulada')
                     """).execute(arguments: [comandaID, comandaID])
             }
-            return (voided, try voided.comandaID.flatMap { try Self.comanda(db, id: $0) })
+            let comanda = try voided.comandaID.flatMap { try Self.comanda(db, id: $0) }
+            // ANULADO on paper at its station.
+            let gerente = try gerenteID.flatMap { try String.fetchOne(db.cachedStatement(sql: "SELECT nombre FROM usuario WHERE id = ?"), arguments: [$0]) }
+            _ = try Self.imprimirAnulacion(db, mesa: comanda?.mesa ?? "", linea: voided, motivo: motivo, gerente: gerente, now: now, zone: zone)
+            return (voided, comanda)
         }
     }
 
@@ -272,7 +277,8 @@ extension AppDatabase {
     /// Sends every `pendiente` line: one comanda per course present, course
     /// 1 fired at once, later courses held.
     public func enviarCuenta(cuentaID: Int64, camarero: Persona?, now: Int64) -> PendingWrite<[Comanda]> {
-        checksWrite(changes: { [.cuenta(id: cuentaID, comandas: $0)] }) { db in
+        let zone = zonaImpresion
+        return checksWrite(changes: { [.cuenta(id: cuentaID, comandas: $0)] }) { db in
             // SQLite's own API (FastStatement), as a line's: a send rewrites every line it sends.
             let mesa = try Self.openCuenta(db, id: cuentaID)
             let cursos = try FastStatement.run(db, """
@@ -320,23 +326,29 @@ extension AppDatabase {
                     if let comandaID = linea.comandaID { lineas[comandaID, default: []].append(linea) }
                 }
             }
-            return comandas.map { c in
+            let sent = comandas.map { c in
                 Comanda(id: c.id, cuentaID: cuentaID, mesa: mesa, curso: c.curso, estado: c.estado, enviada: now, marchada: c.marchada,
                         preparada: nil, camarero: camarero, lineas: (lineas[c.id] ?? []).sorted { $0.id < $1.id })
             }
+            // On paper at each station, in this transaction.
+            _ = try Self.imprimirEnvio(db, mesa: mesa, camarero: camarero?.nombre, comandas: sent, now: now, zone: zone)
+            return sent
         }
     }
 
     /// Fires every held comanda of `curso`.
-    public func marcharCuenta(cuentaID: Int64, curso: Int, now: Int64) -> PendingWrite<[Comanda]> {
-        checksWrite(changes: { [.cuenta(id: cuentaID, comandas: $0)] }) { db in
+    public func marcharCuenta(cuentaID: Int64, curso: Int, camarero: Persona? = nil, now: Int64) -> PendingWrite<[Comanda]> {
+        let zone = zonaImpresion
+        return checksWrite(changes: { [.cuenta(id: cuentaID, comandas: $0)] }) { db in
             try Self.checkNotVoided(db, id: cuentaID)
             let ids = try Int64.fetchAll(db.cachedStatement(sql: """
                 UPDATE comanda SET estado = 'marchada', marchada = ? WHERE cuenta_id = ? AND curso = ? AND estado = 'en_espera' RETURNING id
                 """), arguments: [now, cuentaID, curso])
             guard !ids.isEmpty else { throw CuentaError.nadaQueMarchar }
             for id in ids { try Self.moveLineas(db, comandaID: id, .marchar) }
-            return try ids.sorted().compactMap { try Self.comanda(db, id: $0) }
+            let fired = try ids.sorted().compactMap { try Self.comanda(db, id: $0) }
+            _ = try Self.imprimirMarchar(db, comandas: fired, camarero: camarero?.nombre ?? fired.first?.camarero?.nombre, now: now, zone: zone)
+            return fired
         }
     }
 

@@ -36,6 +36,7 @@ enum Migrations {
         ("v26-verifactu-sending", Migrations.v26VerifactuSending),
         ("v27-line-discounts", Migrations.v27LineDiscounts),
         ("v28-full-invoices", Migrations.v28FullInvoices),
+        ("v29-printers", Migrations.v29Printers),
     ]
 }
 

@@ -295,7 +295,8 @@ extension AppDatabase {
     /// move happens once (its UPDATE checks the state), so is the invoice.
     public func moviendo(pedidoID: Int64, _ move: MovimientoPedido, now: Int64, minutos: Int? = nil, motivo: String? = nil,
                          usuarioID: Int64? = nil, factura: (emisor: Emisor, metodo: MetodoPago)? = nil) -> PendingWrite<Pedido> {
-        orderWriting(changes: { p in
+        let zone = zonaImpresion
+        return orderWriting(changes: { p in
             [.pedido(p)] + (move == .entregado ? p.facturaID.map { [.factura(id: $0, cuentaID: nil, anulada: false)] } ?? [] : [])
         }) { db in
             guard let to = move.from.after(move), move != .checkout else { throw OrderError.transicionNoValida(estado: move.from) }
@@ -316,7 +317,10 @@ extension AppDatabase {
             if move == .entregado, let factura {
                 try Self.facturarPedido(db, pedidoID: pedidoID, emisor: factura.emisor, metodo: factura.metodo, now: now)
             }
-            return try Self.load(db, id: pedidoID)
+            let moved = try Self.load(db, id: pedidoID)
+            // Accepted: on paper at each station with lines of it.
+            if move == .aceptar { _ = try Self.imprimirPedido(db, pedido: moved, now: now, zone: zone) }
+            return moved
         }
     }
 

@@ -58,6 +58,8 @@ public struct AppDatabase: Sendable {
         let seenDataVersion = Locked<Int>(-1)
         /// Checkpoints a file database in the background once started.
         let checkpointer: Checkpointer?
+        /// The restaurant's zone, for the times printed on the tickets queued in a transaction (UTC until set).
+        let zonaImpresion = Locked<TimeZone>(TimeZone(secondsFromGMT: 0) ?? .current)
         /// Who hears of committed changes (held weakly: an application that
         /// is gone stops hearing).
         let subscribers: Locked<[WeakSubscriber]>
@@ -178,6 +180,12 @@ public struct AppDatabase: Sendable {
     /// What must run beside the server for this database: the checkpointer of
     /// a file database (started and stopped by the application's list).
     public var backgroundServices: [any BackgroundService] { shared.checkpointer.map { [$0] } ?? [] }
+
+    /// The restaurant's zone for the times on printed tickets (set once at start).
+    public var zonaImpresion: TimeZone {
+        get { shared.zonaImpresion.withLock { $0 } }
+        nonmutating set { shared.zonaImpresion.withLock { $0 = newValue } }
+    }
 
     /// Proves the database can be written: a write in a transaction that is
     /// rolled back (start-up refuses a file, or `-wal`/`-shm` files, it could

@@ -6,6 +6,8 @@ CREATE INDEX comanda_cuenta ON comanda(cuenta_id);
 
 CREATE INDEX cuenta_abierta ON cuenta(abierta) WHERE estado = 'abierta';
 
+CREATE UNIQUE INDEX estacion_por_defecto ON estacion(por_defecto) WHERE por_defecto = 1;
+
 CREATE INDEX factura_cuenta ON factura(cuenta_id);
 
 CREATE INDEX factura_fecha ON factura(fecha);
@@ -49,6 +51,10 @@ CREATE INDEX reservation_listed ON reservation(id) WHERE removed_time IS NULL;
 CREATE INDEX reservation_ready ON reservation(ready_time) WHERE ready_time IS NOT NULL;
 
 CREATE INDEX sesion_usuario ON sesion(usuario_id);
+
+CREATE INDEX trabajo_impresora ON trabajo(impresora_id, id);
+
+CREATE INDEX trabajo_pendiente ON trabajo(impresora_id, id) WHERE estado = 'pendiente';
 
 CREATE TABLE ajuste (
     clave TEXT PRIMARY KEY NOT NULL,
@@ -96,6 +102,18 @@ CREATE TABLE cuenta (
     camarero_id INTEGER REFERENCES usuario(id) ON DELETE SET NULL,
     pide_cuenta INTEGER NOT NULL DEFAULT 0
 , total_lineas INTEGER NOT NULL DEFAULT 0);
+
+CREATE TABLE estacion (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    nombre TEXT NOT NULL,
+    impresora_id INTEGER NOT NULL REFERENCES impresora(id),
+    por_defecto INTEGER NOT NULL DEFAULT 0 CHECK (por_defecto IN (0, 1))
+);
+
+CREATE TABLE estacion_categoria (
+    tipo TEXT PRIMARY KEY,
+    estacion_id INTEGER NOT NULL REFERENCES estacion(id) ON DELETE CASCADE
+) WITHOUT ROWID;
 
 CREATE TABLE "factura" (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -158,6 +176,22 @@ CREATE TABLE idempotencia (
     tipo TEXT NOT NULL,
     creado_en INTEGER NOT NULL,
     PRIMARY KEY (usuario_id, clave)
+);
+
+CREATE TABLE impresora (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    nombre TEXT NOT NULL,
+    nombre_clave TEXT NOT NULL UNIQUE,
+    host TEXT NOT NULL,
+    puerto INTEGER NOT NULL DEFAULT 9100 CHECK (puerto BETWEEN 1 AND 65535),
+    columnas INTEGER NOT NULL DEFAULT 48 CHECK (columnas BETWEEN 32 AND 64),
+    codigo_pagina TEXT NOT NULL DEFAULT 'cp858' CHECK (codigo_pagina IN ('cp858', 'wpc1252')),
+    numero_pagina INTEGER CHECK (numero_pagina BETWEEN 0 AND 255),
+    qr TEXT NOT NULL DEFAULT 'nativo' CHECK (qr IN ('nativo', 'imagen')),
+    respaldo_id INTEGER REFERENCES impresora(id),
+    cajon INTEGER NOT NULL DEFAULT 0 CHECK (cajon IN (0, 1)),
+    creada INTEGER NOT NULL,
+    CHECK (respaldo_id IS NOT id)
 );
 
 CREATE TABLE "linea_cuenta" (
@@ -308,6 +342,21 @@ CREATE TABLE sesion (
 ) WITHOUT ROWID;
 
 CREATE TABLE sqlite_sequence(name,seq);
+
+CREATE TABLE trabajo (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    impresora_id INTEGER NOT NULL REFERENCES impresora(id),
+    tipo TEXT NOT NULL CHECK (tipo IN ('comanda', 'marchar', 'anulacion', 'pedido', 'factura', 'precuenta', 'prueba')),
+    estado TEXT NOT NULL DEFAULT 'pendiente' CHECK (estado IN ('pendiente', 'impreso')),
+    creado INTEGER NOT NULL,
+    impreso INTEGER,
+    intentos INTEGER NOT NULL DEFAULT 0,
+    respaldo_de INTEGER REFERENCES impresora(id),
+    reimpresion_de INTEGER REFERENCES trabajo(id),
+    reimprimir INTEGER NOT NULL DEFAULT 0 CHECK (reimprimir IN (0, 1)),
+    en_curso INTEGER NOT NULL DEFAULT 0 CHECK (en_curso IN (0, 1)),
+    ticket TEXT NOT NULL
+);
 
 CREATE TABLE "usuario" (
     id INTEGER PRIMARY KEY AUTOINCREMENT,

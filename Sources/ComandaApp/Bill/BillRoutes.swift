@@ -10,10 +10,12 @@ struct BillRoutes: Feature {
     let idempotency: Idempotency
     /// The restaurant's name, on the printed close of the day.
     var restaurante = ""
+    /// Opens the cash drawer (the printers with `cajon`), after a cash payment is written.
+    var abrirCajon: @Sendable () -> Void = {}
 
     func register(on router: inout Routes) {
         router.describe(BillJSON.schemas)
-        let bill = bill, idempotency = idempotency, restaurante = restaurante
+        let bill = bill, idempotency = idempotency, restaurante = restaurante, abrirCajon = abrirCajon
         // With `Idempotency-Key` (a tap of Cobrar): a repeat answers the first answer and issues nothing.
         router.add(.POST, "/cuentas/:id/cobros", ChecksRoutes.waiters, .op(
             "Take a payment: everything owed, an `importe`, some `lineas` or one of `partes` shares (at most one of them); a tip apart; cash with `entregado` and its change. Issues one simplified invoice and its chained billing record; the check `cobrada` when nothing is owed.",
@@ -28,7 +30,9 @@ struct BillRoutes: Feature {
             let cuentaID = try ChecksRoutes.id(r.params)
             let usuarioID = try r.usuario.id
             let pago = try NuevoCobro(r.http).cobrar(camareroID: usuarioID)
-            return try idempotency.after(r, usuarioID: usuarioID, { try bill.cobrar(cuentaID: cuentaID, pago) }) { result in
+            // Cash: the drawer opens once the payment is written (a repeat of the same tap opens nothing).
+            let cobro = { try bill.cobrar(cuentaID: cuentaID, pago).whenCommitted { _ in if pago.metodo == .efectivo { abrirCajon() } } }
+            return try idempotency.after(r, usuarioID: usuarioID, cobro) { result in
                 var response = HTTPResponse.json(BillJSON.cobro(result.0, result.1, result.2), status: .created)
                 response.headers.add("Location", "/facturas/\(result.1.id)")
                 return response

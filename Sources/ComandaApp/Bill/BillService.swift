@@ -64,8 +64,12 @@ final class BillService: Sendable {
     /// The invoice's ticket, with the company as it is set now (or as its NIF alone).
     func ticket(id: Int64) throws -> String {
         let factura = try factura(id: id)
-        let company = empresa.flatMap { $0.nif == factura.nif ? $0 : nil } ?? Empresa(nif: factura.nif, razonSocial: "", direccion: "")
-        return KitchenTicket.factura(factura, empresa: company, zone: zone, verifactu: enviando)
+        return KitchenTicket.factura(factura, empresa: empresaDe(factura), zone: zone, verifactu: enviando)
+    }
+
+    /// The company an invoice names: as set now when the NIF is the same, else the invoice's NIF alone.
+    func empresaDe(_ factura: Factura) -> Empresa {
+        empresa.flatMap { $0.nif == factura.nif ? $0 : nil } ?? Empresa(nif: factura.nif, razonSocial: "", direccion: "")
     }
 
     /// The PNG of the invoice's QR code.

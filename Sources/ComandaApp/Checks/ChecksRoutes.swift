@@ -27,9 +27,9 @@ struct ChecksRoutes: Feature {
         let checks = checks, live = live
         // The waiters': every change of a check (`event: cuenta`); on connect the open checks.
         router.addStream("/cuentas/eventos", Self.waiters, .stream(
-            "The checks as Server-Sent Events: `event: cuentas` with the body of `GET /cuentas` on connect, then `event: cuenta` with the `Cuenta` after each change of one.",
+            "The checks as Server-Sent Events: `event: cuentas` with the body of `GET /cuentas` on connect, then `event: cuenta` with the `Cuenta` after each change of one, and `event: impresoras` with the body of `GET /impresoras` when a printer's state changes.",
             id: "cuentasEvents",
-            events: ["cuentas", "cuenta"])) { r in
+            events: ["cuentas", "cuenta", "impresoras"])) { r in
             live.stream("cuentas", r) { ("cuentas", ChecksJSON.cuentas(try checks.abiertas())) }
         }
         router.add(.GET, "/cuentas", Self.waiters, .op(
@@ -179,7 +179,8 @@ struct ChecksRoutes: Feature {
             responses: ["200": .ok(.ref("Comandas")), "409": .error("`nada_que_marchar` or `cuenta_cerrada`.")])) { r in
             let cuentaID = try Self.id(r.params)
             let curso = try Marchar(r.http).curso
-            return r.after(checks.marchar(cuentaID: cuentaID, curso: curso)) { .json(ChecksJSON.comandas($0)) }
+            let camarero = Persona(id: try r.usuario.id, nombre: try r.usuario.nombre)
+            return r.after(checks.marchar(cuentaID: cuentaID, curso: curso, camarero: camarero)) { .json(ChecksJSON.comandas($0)) }
         }
         router.add(.POST, "/cuentas/:id/comandas/:comanda/servida", Self.waiters, .op(
             "A ready comanda taken to the table: `preparada` → `servida`.",

@@ -79,8 +79,8 @@ final class ChecksService: Sendable {
         database.enviarCuenta(cuentaID: cuentaID, camarero: camarero, now: now())
     }
 
-    func marchar(cuentaID: Int64, curso: Int) -> PendingWrite<[Comanda]> {
-        database.marcharCuenta(cuentaID: cuentaID, curso: curso, now: now())
+    func marchar(cuentaID: Int64, curso: Int, camarero: Persona? = nil) -> PendingWrite<[Comanda]> {
+        database.marcharCuenta(cuentaID: cuentaID, curso: curso, camarero: camarero, now: now())
     }
 
     func servida(cuentaID: Int64, comandaID: Int64) -> PendingWrite<Comanda> {

@@ -32,7 +32,7 @@ final class Changes: ChangeSubscriber {
     /// once per write woke a stream's publisher once per write, on the
     /// writer's core (`POST /reservations` 0.87× in the bench before this).
     func committed(_ batch: [[Change]]) {
-        var floor = false, waitlist = false
+        var floor = false, waitlist = false, printers = false
         for changes in batch {
             for change in changes {
                 switch change {
@@ -42,7 +42,10 @@ final class Changes: ChangeSubscriber {
                 case .espera:
                     if waitlist { continue }
                     waitlist = true
-                case .cuenta, .enlace, .pedido, .factura:
+                case .impresoras:
+                    if printers { continue }
+                    printers = true
+                case .cuenta, .enlace, .pedido, .factura, .trabajos:
                     break
                 }
                 for handler in handlers { handler(change) }

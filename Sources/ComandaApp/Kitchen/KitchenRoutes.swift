@@ -23,9 +23,9 @@ struct KitchenRoutes: Feature {
     func register(on router: inout Routes) {
         let kitchen = kitchen, checks = checks, live = live
         router.addStream("/cocina/eventos", .staff(.cocina), .stream(
-            "The kitchen as Server-Sent Events: `event: snapshot` with the body of `GET /cocina/pedidos` on connect and right after it `event: comandas` with the body of `GET /cocina/comandas`; then `event: pedido` with the `PedidoCocina` each time an order is placed or changes state, and `event: comanda` with the `Comanda` each time one is fired, ready, served or has a line voided.",
+            "The kitchen as Server-Sent Events: `event: snapshot` with the body of `GET /cocina/pedidos` on connect and right after it `event: comandas` with the body of `GET /cocina/comandas`; then `event: pedido` with the `PedidoCocina` each time an order is placed or changes state, and `event: comanda` with the `Comanda` each time one is fired, ready, served or has a line voided; `event: impresoras` with the body of `GET /impresoras` when a printer's state changes.",
             id: "cocinaEvents",
-            events: ["snapshot", "comandas", "pedido", "comanda"])) { r in
+            events: ["snapshot", "comandas", "pedido", "comanda", "impresoras"])) { r in
             live.stream("cocina", r) {
                 ("snapshot", String(decoding: try kitchen.board.list(EstadoPedido.activos).0.joined(), as: UTF8.self))
             } also: {

@@ -28,7 +28,7 @@ final class TableLinkLive: Sendable {
         case .cuenta(let id, _): checkChanged(id)
         case .mesas: floorChanged()
         case .enlace(let mesaID): relinked(mesaID)
-        case .espera, .pedido, .factura: break
+        case .espera, .pedido, .factura, .impresoras, .trabajos: break
         }
     }
 

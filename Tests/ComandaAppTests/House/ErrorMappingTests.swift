@@ -16,7 +16,7 @@ import Testing
         "APIError": APIError.self, "UserError": UserError.self, "WaitlistError": WaitlistError.self,
         "OrderError": OrderError.self, "PlatoError": PlatoError.self, "Problem": PlatoRules.Problem.self,
         "AlergenoProblem": AlergenoProblem.self, "MesaError": MesaError.self,
-        "CuentaError": CuentaError.self, "IdempotencyError": IdempotencyError.self,
+        "CuentaError": CuentaError.self, "IdempotencyError": IdempotencyError.self, "ImpresionError": ImpresionError.self,
     ]
 
     /// Never thrown by a route, and why.
