@@ -367,6 +367,8 @@ async function openFactura(id, pago) {
     const [factura, ticket] = await Promise.all([Staff.api("GET", "/facturas/" + id), Staff.api("GET", "/facturas/" + id + "/ticket")]);
     $("factura-numero").textContent = factura.numero + (factura.estado === "anulada" ? " (anulada)" : factura.estado === "sustituida" ? " (sustituida)" : "");
     $("factura-completa").hidden = !(factura.tipo === "F2" && factura.estado === "emitida");
+    facturaShown = factura.id;
+    choosePrinter("factura");
     $("factura-completa").onclick = () => openCompleta(factura);
     $("factura-ticket").textContent = ticket;
     const change = $("factura-cambio");
@@ -915,9 +917,39 @@ async function showPrebill() {
   if (!shown) return;
   try {
     $("ticket-text").textContent = await Staff.api("GET", "/cuentas/" + shown.id + "/ticket");
+    choosePrinter("ticket");
     $("ticket").showModal();
   } catch (e) { if (e.status !== 401) toast("action-error", message(e)); }
 }
+
+// The restaurant's printers: a notice while one with tickets waiting cannot print; Imprimir on the
+// pre-bill and the invoice at the printer chosen (this phone remembers the last one).
+let impresoras = [];
+const ULTIMA_IMPRESORA = "comanda.impresora";
+function renderImpresoras(list) {
+  impresoras = list || [];
+  Staff.printerNotice($("impresoras-aviso"), impresoras);
+}
+function choosePrinter(prefix) {
+  $(prefix + "-imprimir-en").hidden = impresoras.length === 0;
+  const select = $(prefix + "-impresora");
+  select.replaceChildren(...impresoras.map(p => new Option(p.nombre + (p.estado === "lista" ? "" : " (" + (p.estado === "sin_papel" ? "sin papel" : "sin conexión") + ")"),
+                                                           String(p.id))));
+  const last = localStorage.getItem(ULTIMA_IMPRESORA);
+  if (last && impresoras.some(p => String(p.id) === last)) select.value = last;
+}
+async function printAt(prefix, path) {
+  const id = Number($(prefix + "-impresora").value);
+  if (!id) return;
+  localStorage.setItem(ULTIMA_IMPRESORA, String(id));
+  try {
+    await Staff.api("POST", path, { impresora_id: id });
+    toast("action-error", "Enviado a " + $(prefix + "-impresora").selectedOptions[0].textContent + ".");
+  } catch (e) { if (e.status !== 401) toast("action-error", message(e)); }
+}
+$("ticket-a-impresora").addEventListener("click", () => shown && printAt("ticket", "/cuentas/" + shown.id + "/imprimir"));
+$("factura-a-impresora").addEventListener("click", () => facturaShown && printAt("factura", "/facturas/" + facturaShown + "/imprimir"));
+let facturaShown = null;
 
 $("add").addEventListener("click", openMenu);
 $("send").addEventListener("click", () => shown && act("POST", "/cuentas/" + shown.id + "/enviar"));
@@ -942,8 +974,9 @@ Staff.login(["camarero", "gerente"], (me) => {
   esGerente = me.rol === "gerente";
   floorFeed = Staff.live({ stream: "/mesas/eventos", ticket: true, events: { mesas: renderFloor },
                            poll: "/mesas", ms: POLL_MS, render: renderFloor });
-  checksFeed = Staff.live({ stream: "/cuentas/eventos", ticket: true, events: { cuentas: allChecks, cuenta: oneCheck },
+  checksFeed = Staff.live({ stream: "/cuentas/eventos", ticket: true, events: { cuentas: allChecks, cuenta: oneCheck, impresoras: renderImpresoras },
                             poll: "/cuentas", ms: POLL_MS, render: allChecks });
+  Staff.api("GET", "/impresoras").then(renderImpresoras, () => {});
   route();
 }, () => {
   for (const feed of [floorFeed, checksFeed]) if (feed) feed.stop();

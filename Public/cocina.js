@@ -264,9 +264,12 @@ Staff.login(["cocina", "gerente"], () => {
   seen = null;
   seenComandas = null;
   poller = Staff.live({ stream: "/cocina/eventos", ticket: true,
-                        events: { snapshot: render, pedido: changed, comandas: renderComandas, comanda: comandaChanged },
+                        events: { snapshot: render, pedido: changed, comandas: renderComandas, comanda: comandaChanged,
+                                  impresoras: list => Staff.printerNotice(document.getElementById("impresoras-aviso"), list) },
                         poll: "/cocina/pedidos", ms: POLL_MS, render,
                         also: [{ poll: "/cocina/comandas", render: renderComandas }] });
+  // The printers' state now (the stream tells each change after).
+  Staff.api("GET", "/impresoras").then(list => Staff.printerNotice(document.getElementById("impresoras-aviso"), list), () => {});
 }, () => {
   if (poller) poller.stop();
   poller = null;

@@ -304,7 +304,8 @@ function today() {
   return d.getFullYear() + "-" + String(d.getMonth() + 1).padStart(2, "0") + "-" + String(d.getDate()).padStart(2, "0");
 }
 
-const VIEWS = { carta: "La carta", facturas: "Facturas", ventas: "Ventas", mesas: "Mesas", cierre: "Cierre de caja", verifactu: "VERI*FACTU" };
+const VIEWS = { carta: "La carta", facturas: "Facturas", ventas: "Ventas", mesas: "Mesas", cierre: "Cierre de caja", verifactu: "VERI*FACTU",
+                impresoras: "Impresoras" };
 
 function showView(view) {
   for (const name of Object.keys(VIEWS)) {
@@ -320,7 +321,167 @@ function showView(view) {
   if (view === "cierre") loadCierre();
   if (verifactuPoller) { verifactuPoller.stop(); verifactuPoller = null; }
   if (view === "verifactu") verifactuPoller = Staff.poll("/verifactu/estado", 5000, renderVerifactu);
+  if (impresorasPoller) { impresorasPoller.stop(); impresorasPoller = null; }
+  if (view === "impresoras") { impresorasPoller = Staff.poll("/impresoras", 3000, renderImpresoras); loadEstaciones(); }
 }
+
+// Printers: each with its state and jobs waiting, a test page, its jobs (reprint); stations: which categories print where.
+let impresorasPoller = null, impresorasList = [];
+const ESTADO_IMPRESORA = { lista: "Lista", sin_papel: "Sin papel", desconectada: "Desconectada" };
+const TIPO_TRABAJO = { comanda: "Comanda", marchar: "Marchar", anulacion: "Anulación", pedido: "Pedido en línea", factura: "Factura",
+                       precuenta: "Precuenta", prueba: "Prueba" };
+
+function renderImpresoras(list) {
+  impresorasList = list;
+  const parados = list.filter(p => p.estado !== "lista");
+  $("impresoras-aviso").hidden = parados.length === 0;
+  $("impresoras-aviso").textContent = parados.map(p => p.nombre + ": " + ESTADO_IMPRESORA[p.estado].toLowerCase()
+    + (p.pendientes ? " (" + p.pendientes + (p.pendientes === 1 ? " trabajo esperando)" : " trabajos esperando)") : "")).join(" · ");
+  if (list.length === 0) { $("impresoras-lista").replaceChildren(Staff.el("p", "hint", "Todavía no hay impresoras: añada la de la cocina abajo.")); }
+  else $("impresoras-lista").replaceChildren(...list.map(p => {
+    const card = Staff.el("article", "impresora " + p.estado);
+    card.dataset.id = String(p.id);
+    const head = Staff.el("div", "cabeza");
+    head.append(Staff.el("strong", null, p.nombre), Staff.el("span", "estado " + p.estado, ESTADO_IMPRESORA[p.estado] || p.estado));
+    const respaldo = p.respaldo_id ? list.find(q => q.id === p.respaldo_id) : null;
+    card.append(head, Staff.el("p", "detalle", p.host + ":" + p.puerto + " · " + p.columnas + " columnas · " + p.codigo_pagina.toUpperCase()
+      + (p.cajon ? " · cajón" : "") + (respaldo ? " · respaldo: " + respaldo.nombre : "")),
+      Staff.el("p", "pendientes", p.pendientes ? p.pendientes + (p.pendientes === 1 ? " trabajo esperando" : " trabajos esperando") : "Nada esperando"));
+    const acts = Staff.el("div", "buttons");
+    acts.append(button("Prueba", "go", () => prueba(p)), button("Trabajos", "quiet", () => loadTrabajos(p)),
+                button("Editar", "quiet", () => editImpresora(p)), button("Borrar", "bad", () => borrarImpresora(p)));
+    for (const b of acts.querySelectorAll("button")) b.setAttribute("aria-label", b.textContent + ": " + p.nombre);
+    card.append(acts);
+    return card;
+  }));
+  // The backups and the stations' printers to choose from.
+  const respaldo = $("impresora-form").elements.respaldo_id, current = respaldo.value;
+  respaldo.replaceChildren(new Option("Ninguna", ""), ...list.map(p => new Option(p.nombre, String(p.id))));
+  respaldo.value = current;
+  const estacion = $("estacion-form").elements.impresora_id, chosen = estacion.value;
+  estacion.replaceChildren(...list.map(p => new Option(p.nombre, String(p.id))));
+  if (chosen) estacion.value = chosen;
+}
+
+function impresoraMessage(e) {
+  const code = e && e.error && e.error.code, field = e && e.error && e.error.field;
+  const messages = {
+    impresora_duplicada: "Ya hay una impresora con ese nombre.",
+    impresora_con_trabajos: "Esa impresora tiene trabajos esperando: no se puede borrar todavía.",
+    impresora_en_uso: "Esa impresora la usa una estación o es el respaldo de otra: cámbielas antes.",
+    ya_hay_estacion_por_defecto: "Ya hay una estación por defecto.",
+    categoria_en_otra_estacion: "Alguna de esas categorías ya sale en otra estación.",
+  };
+  const fields = { nombre: "Escriba un nombre (hasta 60 caracteres).", host: "Escriba la dirección IP de la impresora o su nombre en la red.",
+                   puerto: "El puerto va de 1 a 65535 (normalmente 9100).", columnas: "Las columnas van de 32 a 64 (48 en papel de 80 mm).",
+                   respaldo_id: "El respaldo tiene que ser otra impresora.", impresora_id: "Elija la impresora de la estación." };
+  return messages[code] || (code === "validation_failed" && fields[field]) || (e && e.error && e.error.message) || "No se pudo hacer.";
+}
+
+let editandoImpresora = null;
+function editImpresora(p) {
+  editandoImpresora = p;
+  const f = $("impresora-form").elements;
+  for (const k of ["nombre", "host", "puerto", "columnas", "codigo_pagina", "qr"]) f[k].value = String(p[k]);
+  f.respaldo_id.value = p.respaldo_id ? String(p.respaldo_id) : "";
+  f.cajon.checked = p.cajon;
+  $("impresora-form-titulo").textContent = "Editar " + p.nombre;
+  $("impresora-guardar").textContent = "Guardar";
+  $("impresora-cancelar").hidden = false;
+  f.nombre.focus();
+}
+function resetImpresoraForm() {
+  editandoImpresora = null;
+  $("impresora-form").reset();
+  $("impresora-form-titulo").textContent = "Añadir impresora";
+  $("impresora-guardar").textContent = "Añadir";
+  $("impresora-cancelar").hidden = true;
+  $("impresora-error").textContent = "";
+}
+$("impresora-cancelar").addEventListener("click", resetImpresoraForm);
+$("impresora-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const f = $("impresora-form").elements;
+  const body = { nombre: f.nombre.value.trim(), host: f.host.value.trim(), puerto: Number(f.puerto.value), columnas: Number(f.columnas.value),
+                 codigo_pagina: f.codigo_pagina.value, qr: f.qr.value, respaldo_id: f.respaldo_id.value ? Number(f.respaldo_id.value) : null,
+                 cajon: f.cajon.checked };
+  try {
+    if (editandoImpresora) await Staff.api("PATCH", "/impresoras/" + editandoImpresora.id, body);
+    else await Staff.api("POST", "/impresoras", body);
+    resetImpresoraForm();
+    if (impresorasPoller) impresorasPoller.now();
+  } catch (e) { if (e.status !== 401) $("impresora-error").textContent = impresoraMessage(e); }
+});
+
+async function prueba(p) {
+  try { await Staff.api("POST", "/impresoras/" + p.id + "/prueba"); toast("Página de prueba enviada a " + p.nombre + "."); if (impresorasPoller) impresorasPoller.now(); }
+  catch (e) { if (e.status !== 401) toast(impresoraMessage(e)); }
+}
+async function borrarImpresora(p) {
+  if (!confirm("¿Borrar la impresora " + p.nombre + "?")) return;
+  try { await Staff.api("DELETE", "/impresoras/" + p.id); if (impresorasPoller) impresorasPoller.now(); }
+  catch (e) { if (e.status !== 401) toast(impresoraMessage(e)); }
+}
+async function loadTrabajos(p) {
+  let list;
+  try { list = await Staff.api("GET", "/impresoras/" + p.id + "/trabajos"); } catch (e) { if (e.status !== 401) toast(impresoraMessage(e)); return; }
+  $("trabajos").hidden = false;
+  $("trabajos-titulo").textContent = "Trabajos de " + p.nombre;
+  const rows = list.map(t => {
+    const tr = Staff.el("tr", t.estado === "pendiente" ? "pendiente" : "");
+    tr.dataset.id = String(t.id);
+    const what = (TIPO_TRABAJO[t.tipo] || t.tipo) + (t.reimpresion_de ? " (reimpresión)" : "") + (t.respaldo_de ? " (respaldo)" : "");
+    const acts = Staff.el("td");
+    acts.append(button("Reimprimir", "quiet", async () => {
+      try { await Staff.api("POST", "/trabajos/" + t.id + "/reimprimir"); loadTrabajos(p); } catch (e) { if (e.status !== 401) toast(impresoraMessage(e)); }
+    }));
+    tr.append(Staff.el("td", "num", String(t.id)), Staff.el("td", null, what), Staff.el("td", null, Staff.clock(new Date(t.creado))),
+              Staff.el("td", null, t.estado === "impreso" ? "Impreso" : "Esperando" + (t.intentos ? " (" + t.intentos + " intentos)" : "")), acts);
+    return tr;
+  });
+  if (rows.length === 0) { const tr = Staff.el("tr"), td = Staff.el("td", "vacio", "Ningún trabajo todavía."); td.colSpan = 5; tr.append(td); rows.push(tr); }
+  $("trabajos-lista").replaceChildren(...rows);
+}
+
+async function loadEstaciones() {
+  let estaciones, platos;
+  try { [estaciones, platos] = await Promise.all([Staff.api("GET", "/estaciones"), Staff.api("GET", "/platos")]); }
+  catch (e) { if (e.status !== 401) toast(impresoraMessage(e)); return; }
+  const tipos = [...new Set(platos.map(p => p.tipo))].sort((a, b) => a.localeCompare(b, "es"));
+  $("estacion-categorias").replaceChildren(...tipos.map(t => {
+    const label = Staff.el("label", "check");
+    const box = document.createElement("input");
+    box.type = "checkbox";
+    box.value = t;
+    label.append(box, " " + t);
+    return label;
+  }));
+  const name = id => (impresorasList.find(p => p.id === id) || {}).nombre || "¿?";
+  if (estaciones.length === 0) $("estaciones-lista").replaceChildren(Staff.el("p", "hint", "Sin estaciones: no se imprime nada todavía."));
+  else $("estaciones-lista").replaceChildren(...estaciones.map(e => {
+    const row = Staff.el("div", "estacion");
+    row.dataset.id = String(e.id);
+    row.append(Staff.el("strong", null, e.nombre), Staff.el("span", null, " → " + name(e.impresora_id)),
+               Staff.el("span", "hint", " · " + (e.categorias.length ? e.categorias.join(", ") : "sin categorías") + (e.por_defecto ? " · por defecto" : "")),
+               button("Quitar", "bad", async () => {
+                 try { await Staff.api("DELETE", "/estaciones/" + e.id); loadEstaciones(); } catch (err) { if (err.status !== 401) toast(impresoraMessage(err)); }
+               }));
+    row.lastChild.setAttribute("aria-label", "Quitar la estación " + e.nombre);
+    return row;
+  }));
+}
+$("estacion-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const f = $("estacion-form").elements;
+  const body = { nombre: f.nombre.value.trim(), impresora_id: Number(f.impresora_id.value),
+                 categorias: [...$("estacion-categorias").querySelectorAll("input:checked")].map(b => b.value), por_defecto: f.por_defecto.checked };
+  try {
+    await Staff.api("POST", "/estaciones", body);
+    $("estacion-form").reset();
+    $("estacion-error").textContent = "";
+    loadEstaciones();
+  } catch (e) { if (e.status !== 401) $("estacion-error").textContent = impresoraMessage(e); }
+});
 
 // The close of the day (Cierre de caja): one business day's cash report,
 // the same figures as GET /informes/caja, printable, and the day's invoices
@@ -679,6 +840,7 @@ $("ver-facturas").addEventListener("click", () => showView("facturas"));
 $("ver-ventas").addEventListener("click", () => showView("ventas"));
 $("ver-mesas").addEventListener("click", () => showView("mesas"));
 $("ver-verifactu").addEventListener("click", () => showView("verifactu"));
+$("ver-impresoras").addEventListener("click", () => showView("impresoras"));
 $("ver-cierre").addEventListener("click", () => showView("cierre"));
 $("cierre-dia").addEventListener("change", () => { $("cierre-dia").dataset.tocado = "si"; loadCierre(); });
 $("cierre-dia").value = today();

@@ -236,5 +236,16 @@ const Staff = (() => {
     return b;
   }
 
-  return { api, poll, live, login, logout, clock, el, button, offline, money, image, cents, settings };
+  /**
+   * The notice of the printers that have jobs waiting and cannot print them
+   * (no paper, unreachable), in `element`, from the body of GET /impresoras.
+   */
+  function printerNotice(element, list) {
+    const stuck = (list || []).filter(p => p.estado !== "lista" && p.pendientes > 0);
+    element.hidden = stuck.length === 0;
+    element.textContent = stuck.map(p => "Impresora " + p.nombre + (p.estado === "sin_papel" ? " sin papel" : " sin conexión") + ": "
+      + p.pendientes + (p.pendientes === 1 ? " ticket esperando" : " tickets esperando")).join(" · ");
+  }
+
+  return { api, poll, live, login, logout, clock, el, button, offline, money, image, cents, settings, printerNotice };
 })();

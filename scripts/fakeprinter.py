@@ -1,0 +1,72 @@
+"""A network ESC/POS printer for the browser checks: a TCP server on loopback
+that keeps each connection's bytes and answers the status queries (DLE EOT n)
+as a printer does; `paper_out` makes it answer no paper. Stopped with stop()."""
+import socket
+import threading
+
+
+class FakePrinter:
+    def __init__(self):
+        self.sock = socket.socket()
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(16)
+        self.port = self.sock.getsockname()[1]
+        self.paper_out = False
+        self.jobs = []
+        self.lock = threading.Lock()
+        self.running = True
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while self.running:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
+
+    def _serve(self, conn):
+        data = bytearray()
+        with conn:
+            while True:
+                try:
+                    chunk = conn.recv(4096)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                start = len(data)
+                data += chunk
+                i = max(0, start - 2)
+                while i + 2 < len(data):
+                    if data[i] == 0x10 and data[i + 1] == 0x04:
+                        n = data[i + 2]
+                        if n == 1:
+                            conn.sendall(bytes([0x1E if self.paper_out else 0x16]))
+                        elif n == 4:
+                            conn.sendall(bytes([0x72 if self.paper_out else 0x12]))
+                        i += 3
+                    else:
+                        i += 1
+        with self.lock:
+            self.jobs.append(bytes(data))
+
+    def tickets(self):
+        """The text of each ticket received (bytes between ESC @ and the cut, printable ASCII and CP858 letters kept)."""
+        out = []
+        with self.lock:
+            jobs = list(self.jobs)
+        for data in jobs:
+            start, end = data.find(b"\x1b@"), data.find(b"\x1dV\x00")
+            if start < 0 or end < 0:
+                continue
+            out.append(data[start:end].decode("cp858", errors="replace"))
+        return out
+
+    def stop(self):
+        self.running = False
+        try:
+            self.sock.close()
+        except OSError:
+            pass
