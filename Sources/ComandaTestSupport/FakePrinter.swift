@@ -15,6 +15,7 @@ public final class FakePrinter: @unchecked Sendable {
     private let listener: Int32
     private let mode = Mutex<Mode>(.ready)
     private let jobs = Mutex<[[UInt8]]>([])
+    private let open = Mutex<[Int32: [UInt8]]>([:])
     private let running = Atomic<Bool>(true)
 
     public init(port: Int = 0) throws {
@@ -54,6 +55,9 @@ public final class FakePrinter: @unchecked Sendable {
     /// Each ticket's text rows as printed (code page bytes above 0x7F kept as Latin-1 for reading; commands left out).
     public var texts: [String] { tickets.map(Self.text) }
 
+    /// The bytes of the connections still open.
+    public var inFlight: [[UInt8]] { open.withLock { Array($0.values) } }
+
     /// The connections that sent the drawer's pulse.
     public var drawerKicks: Int { received.filter { Self.find([0x1B, 0x70, 0x00], in: $0) != nil }.count }
 
@@ -79,6 +83,7 @@ public final class FakePrinter: @unchecked Sendable {
             if n <= 0 { break }
             let start = bytes.count
             bytes += buffer[0..<n]
+            open.withLock { $0[fd] = bytes }
             // Answer each status query that arrived (DLE EOT n), as the printer's state is now.
             var j = max(0, start - 2)
             while j + 2 < bytes.count {
@@ -101,11 +106,12 @@ public final class FakePrinter: @unchecked Sendable {
                 }
             }
         }
+        open.withLock { $0[fd] = nil }
         close(fd)
         jobs.withLock { $0.append(bytes) }
     }
 
-    static func find(_ needle: [UInt8], in bytes: [UInt8], from: Int = 0) -> Int? {
+    public static func find(_ needle: [UInt8], in bytes: [UInt8], from: Int = 0) -> Int? {
         guard bytes.count >= needle.count else { return nil }
         var i = from
         while i + needle.count <= bytes.count {
