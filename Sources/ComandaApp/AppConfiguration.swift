@@ -570,6 +570,8 @@ public struct AppConfiguration: Sendable, Equatable {
                 self = .categorias(list.map { CategoriaConfig(tipo: $0.tipo, descripcion: $0.descripcion ?? "") })
             }
             else if let fields = try? c.decode([String: String].self) { self = .object(fields) }
+            // An object of numbers (`impresion`: {"respaldoSegundos": 30}): taken as their text.
+            else if let fields = try? c.decode([String: Int].self) { self = .object(fields.mapValues { String($0) }) }
             else if let fields = try? c.decode([String: Leaf].self) { self = .tree(fields) }
             else if let b = try? c.decode(Bool.self) { _ = b; self = .other }
             else if let n = try? c.decode(Int.self) { self = .text(String(n)) }

@@ -155,6 +155,14 @@ private func get(_ target: String, _ headers: [(String, String)] = []) -> HTTPRe
         let env = try AppConfiguration.load(file: "/nonexistent", fileRequired: false,
                                             environment: ["COMANDA_EMPRESA_NIF": "X1234567L", "COMANDA_SERIE_FACTURAS": "A-1"], flags: [])
         #expect(env.empresa?.nif == "X1234567L" && env.serieFacturas == "A-1" && env.serieFacturasCompletas == "F")
+        // The printers' backup delay, from the file's `impresion` object or the environment.
+        #expect(try AppConfiguration.load(file: try writeConfig(#"{"impresion": {"respaldoSegundos": 30}}"#), fileRequired: true, environment: [:], flags: [])
+                    .impresionRespaldoSegundos == 30)
+        #expect(try AppConfiguration.load(file: "/nonexistent", fileRequired: false, environment: ["COMANDA_IMPRESION_RESPALDO_SEGUNDOS": "5"], flags: [])
+                    .impresionRespaldoSegundos == 5)
+        for bad in [#"{"impresion": {"respaldoSegundos": 0}}"#, #"{"impresion": {"otra": 1}}"#, #"{"impresion": 5}"#] {
+            #expect(throws: ConfigurationError.self, "\(bad)") { try AppConfiguration.load(file: try writeConfig(bad), fileRequired: true, environment: [:], flags: []) }
+        }
         let full = try AppConfiguration.load(file: "/nonexistent", fileRequired: false, environment: ["COMANDA_SERIE_FACTURAS_COMPLETAS": "FC/"], flags: [])
         #expect(full.serieFacturasCompletas == "FC/")
         do {
