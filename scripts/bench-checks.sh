@@ -14,6 +14,9 @@
 # FLOOD [0]: 1, a flood beside the waiters from one client (wrk -t1 -c64 on
 # CPU 1 too): the guests' POST /m/{token}/pide-cuenta on one table's link as
 # fast as it is answered (a burst is taken, then 429 with Retry-After).
+# PRINTERS [0]: 2, two network printers attached (scripts/fakeprinter.py on
+# CPU 1, answering the status queries, keeping nothing): the kitchen's the
+# default station, the bar's half the menu's categories; every send prints.
 # FROM_DB: a database to start from (copied; its manager jefa / contraseña-de-
 # carga, as scripts/bench-year.sh makes one), e.g. a year of invoices.
 # BESIDE: a command run in the background (with PORT and TOKEN, the manager's,
@@ -42,11 +45,20 @@ fi
 COMANDA_TRUSTED_ADDRESSES=127.0.0.1 COMANDA_SCRYPT_LOG_N=12 taskset -c 0 "$BIN" serve --host 127.0.0.1 --port "$PORT" \
   --database "$WORK/checks.sqlite" --log-level notice >"$WORK/server.log" 2>&1 &
 PID=$!
-trap 'kill -TERM $PID 2>/dev/null; wait $PID 2>/dev/null; rm -rf "$WORK"' EXIT
+trap 'kill -TERM $PID 2>/dev/null; [ -z "${PRINTERS_PID:-}" ] || kill -TERM $PRINTERS_PID 2>/dev/null; wait $PID 2>/dev/null; rm -rf "$WORK"; true' EXIT
 for _ in $(seq 1 100); do curl -sf -m 1 -o /dev/null "http://127.0.0.1:$PORT/health" && break; sleep 0.1; done
-COOK=$(python3 - "$PORT" "$WORK/checks.lua" <<'PY'
+PRINTER_PORTS=""
+PRINTERS_PID=""
+if [ "${PRINTERS:-0}" -gt 0 ]; then
+  taskset -c 1 python3 scripts/fakeprinter.py "$PRINTERS" > "$WORK/printers.txt" &
+  PRINTERS_PID=$!
+  for _ in $(seq 1 50); do [ -s "$WORK/printers.txt" ] && break; sleep 0.1; done
+  PRINTER_PORTS=$(head -1 "$WORK/printers.txt")
+fi
+COOK=$(python3 - "$PORT" "$WORK/checks.lua" "$PRINTER_PORTS" <<'PY'
 import json, sys, urllib.request
 port, out = sys.argv[1], sys.argv[2]
+printer_ports = [int(p) for p in sys.argv[3].split()] if len(sys.argv) > 3 and sys.argv[3] else []
 base = f"http://127.0.0.1:{port}"
 def call(method, path, body=None, token=None):
     req = urllib.request.Request(base + path, method=method, data=None if body is None else json.dumps(body).encode())
@@ -55,7 +67,14 @@ def call(method, path, body=None, token=None):
     with urllib.request.urlopen(req) as r: return json.load(r)
 token = call("POST", "/sesiones", {"login": "jefa", "password": "contraseña-de-carga"})["token"]
 cook = call("POST", "/sesiones", {"login": "cocina", "password": "contraseña-de-carga"})["token"]
-platos = [p["id"] for p in call("GET", "/platos")][:8]
+menu = call("GET", "/platos")
+platos = [p["id"] for p in menu][:8]
+if printer_ports:
+    ids = [call("POST", "/impresoras", {"nombre": f"Impresora {i + 1}", "host": "127.0.0.1", "puerto": p}, token)["id"] for i, p in enumerate(printer_ports)]
+    tipos = sorted({p["tipo"] for p in menu})
+    call("POST", "/estaciones", {"nombre": "Cocina", "impresora_id": ids[0], "por_defecto": True}, token)
+    if len(ids) > 1:
+        call("POST", "/estaciones", {"nombre": "Barra", "impresora_id": ids[1], "categorias": tipos[::2]}, token)
 cuentas, enlaces = [], []
 for i in range(1, 65):
     made = call("POST", "/mesas", {"nombre": f"C{i}", "zona": "Sala", "plazas": 4}, token)
@@ -68,6 +87,8 @@ with open(out + ".enlace", "w") as f:
 print(cook)
 PY
 )
+# PRINTERS_DOWN=1: the printers are switched off once set up (the jobs queue, nothing prints).
+if [ -n "$PRINTERS_PID" ] && [ "${PRINTERS_DOWN:-0}" = 1 ]; then kill -TERM "$PRINTERS_PID"; wait "$PRINTERS_PID" 2>/dev/null || true; PRINTERS_PID=""; fi
 cat "$WORK/checks.lua" - > "$WORK/run.lua" <<'LUA'
 -- Each request adds a line to a check; every 10th request of a check sends it.
 local counter = 0
@@ -141,6 +162,11 @@ taskset -c 1 wrk -t1 -c64 -d10s --latency -s "$WORK/run.lua" "http://127.0.0.1:$
 read -r T1 R1 < <(writes)
 [ -z "$BESIDER" ] || { kill -TERM "$BESIDER" 2>/dev/null; wait "$BESIDER" 2>/dev/null || true; echo "beside: $(tail -n 3 "$WORK/beside.txt" | tr '\n' ' ')"; }
 echo "wal: $(stat -c %s "$WORK/checks.sqlite-wal" 2>/dev/null || echo 0) bytes"
+if [ -n "$PRINTERS_PID" ]; then
+  sleep 2
+  python3 -c 'import sqlite3,sys; r=sqlite3.connect(sys.argv[1]).execute("SELECT count(*), sum(estado <> ?) FROM trabajo", ("pendiente",)).fetchone(); print(f"print jobs: {r[0]} queued, {r[1] or 0} printed 2 s after the run")' "$WORK/checks.sqlite"
+  kill -TERM "$PRINTERS_PID"; wait "$PRINTERS_PID" 2>/dev/null || true; PRINTERS_PID=""; tail -1 "$WORK/printers.txt"
+fi
 [ -z "$FLOODER" ] || { wait "$FLOODER"; echo "flood: $(grep -E 'requests in|Non-2xx' "$WORK/flood.txt" | tr -s ' ' | tr '\n' ' ')"; }
 [ -z "$POLL" ] || { wait "$POLL"; cat "$WORK/poll.txt"; }
 awk -v t=$((T1 - T0)) -v r=$((R1 - R0)) 'BEGIN { printf "writes: %d requests in %d transactions (%.1f per transaction)\n", r, t, t ? r / t : 0 }'

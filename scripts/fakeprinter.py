@@ -70,3 +70,52 @@ class FakePrinter:
             self.sock.close()
         except OSError:
             pass
+
+
+if __name__ == "__main__":
+    # fakeprinter.py N [SECONDS]: N printers that keep no bytes (a benchmark's), their ports on one line; each
+    # ticket takes SECONDS (default 0.25: 10 cm of paper at 250 mm/s, before it closes); on SIGTERM, the tickets each got.
+    import signal
+    import sys
+    import time
+
+    class Counting(FakePrinter):
+        def __init__(self):
+            self.count = 0
+            super().__init__()
+
+        def _serve(self, conn):
+            with conn:
+                tail = b""
+                while True:
+                    try:
+                        chunk = conn.recv(65536)
+                    except OSError:
+                        break
+                    if not chunk:
+                        break
+                    data = tail + chunk
+                    i = 0
+                    while True:
+                        i = data.find(b"\x10\x04", i)
+                        if i < 0 or i + 2 >= len(data):
+                            break
+                        conn.sendall(b"\x16" if data[i + 2] == 1 else b"\x12")
+                        i += 3
+                    if b"\x1dV\x00" in data:
+                        with self.lock:
+                            self.count += 1
+                        time.sleep(PRINT_SECONDS)
+                    tail = data[-2:]
+
+    PRINT_SECONDS = float(sys.argv[2]) if len(sys.argv) > 2 else 0.25
+    printers = [Counting() for _ in range(int(sys.argv[1]) if len(sys.argv) > 1 else 1)]
+    print(" ".join(str(p.port) for p in printers), flush=True)
+
+    def done(*_):
+        print("fake printers: " + ", ".join(f"{p.count} tickets" for p in printers), flush=True)
+        sys.exit(0)
+
+    signal.signal(signal.SIGTERM, done)
+    while True:
+        time.sleep(1)

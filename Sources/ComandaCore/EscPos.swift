@@ -7,8 +7,8 @@ import Glibc
 /// same ticket prints on a 48-column kitchen printer or, handed to its
 /// backup, on a 32-column one. A print job keeps it frozen as it was made
 /// (what was sent is what prints, whatever the menu says later).
-public struct TicketImpreso: Sendable, Equatable, Codable {
-    public enum Linea: Sendable, Equatable, Codable {
+public struct TicketImpreso: Sendable, Equatable {
+    public enum Linea: Sendable, Equatable {
         /// Text wrapped at the printer's width, every row after `margen`
         /// spaces and its continuation rows after `sangria` more; `grande`:
         /// double width and height (a character takes two columns);
@@ -28,6 +28,56 @@ public struct TicketImpreso: Sendable, Equatable, Codable {
     public var lineas: [Linea]
 
     public init(_ lineas: [Linea] = []) { self.lineas = lineas }
+
+    /// The ticket as one text, as a print job keeps it (written on every
+    /// send, so by hand: Codable's JSON was most of a send's time): a line
+    /// per `Linea`, its kind first — `T` text (`G` large, `N` bold, margin
+    /// and indent), `F` a row, `C` two columns (separated by U+001F), `R` a
+    /// rule, `Q` a QR code. A text never holds a line break (it prints as a
+    /// space), nor U+001F (no name may hold a control character).
+    public var guardado: String {
+        var out = ""
+        for line in lineas {
+            switch line {
+            case let .texto(text, grande, negrita, margen, sangria):
+                out += "T" + (grande ? "G" : "") + (negrita ? "N" : "") + "\(margen),\(sangria)|" + Self.plano(text)
+            case .fila(let text): out += "F|" + Self.plano(text)
+            case let .columnas(left, right): out += "C|" + Self.plano(left) + "\u{1F}" + Self.plano(right)
+            case .regla: out += "R|"
+            case .qr(let text): out += "Q|" + Self.plano(text)
+            }
+            out += "\n"
+        }
+        return out
+    }
+
+    private static func plano(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == 0x1F }) else { return text }
+        return String(text.map { $0.isNewline || $0 == "\u{1F}" ? " " : $0 })
+    }
+
+    /// A ticket read back from `guardado`.
+    public init(guardado text: String) {
+        var lineas: [Linea] = []
+        for row in text.split(separator: "\n", omittingEmptySubsequences: true) {
+            guard let bar = row.firstIndex(of: "|") else { continue }
+            let head = row[..<bar], body = String(row[row.index(after: bar)...])
+            switch head.first {
+            case "T":
+                let numbers = head.drop { $0 == "T" || $0 == "G" || $0 == "N" }.split(separator: ",").compactMap { Int($0) }
+                lineas.append(.texto(body, grande: head.contains("G"), negrita: head.contains("N"),
+                                     margen: numbers.first ?? 0, sangria: numbers.count > 1 ? numbers[1] : 0))
+            case "F": lineas.append(.fila(body))
+            case "C":
+                let parts = body.split(separator: "\u{1F}", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+                lineas.append(.columnas(parts.first ?? "", parts.count > 1 ? parts[1] : ""))
+            case "R": lineas.append(.regla)
+            case "Q": lineas.append(.qr(body))
+            default: continue
+            }
+        }
+        self.lineas = lineas
+    }
 }
 
 /// The ESC/POS bytes of tickets (Epson's command set, which the kitchens'

@@ -24,12 +24,14 @@ public enum Impresion {
 
     /// The station a dish of `tipo` prints at: the one whose categories hold
     /// it, else the default one, else none.
+    @inlinable
     public static func estacion(tipo: String, en estaciones: [Estacion]) -> Estacion? {
         estaciones.first { $0.categorias.contains(tipo) } ?? estaciones.first { $0.porDefecto }
     }
 
     /// `items` grouped by the station each prints at (by `tipo`), stations in
     /// their order; items that print nowhere left out.
+    @inlinable
     public static func porEstacion<T>(_ items: [T], tipo: (T) -> String, en estaciones: [Estacion]) -> [(Estacion, [T])] {
         var groups: [Int64: [T]] = [:]
         for item in items {

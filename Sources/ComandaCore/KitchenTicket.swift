@@ -1,5 +1,6 @@
 import CSystem
 import Foundation
+import Synchronization
 
 /// The kitchen ticket for an 80 mm printer: 42 columns, no tabs, times in
 /// the restaurant's time zone, money in Spanish form.
@@ -333,9 +334,16 @@ public enum LocalTime {
 
     /// `HH:mm`.
     public static func minute(_ t: Int64, zone: TimeZone) -> String {
+        // Every ticket of a minute asks the same (each send prints): the last answer is kept.
+        let key = t - ((t % 60) + 60) % 60
+        if let hit = lastMinute.withLock({ $0.flatMap { $0.key == key && $0.zone == zone ? $0.text : nil } }) { return hit }
         let c = calendar(zone).dateComponents([.hour, .minute], from: Date(timeIntervalSince1970: TimeInterval(t)))
-        return "\(pad(c.hour ?? 0)):\(pad(c.minute ?? 0))"
+        let text = "\(pad(c.hour ?? 0)):\(pad(c.minute ?? 0))"
+        lastMinute.withLock { $0 = (key, zone, text) }
+        return text
     }
+
+    private static let lastMinute = Mutex<(key: Int64, zone: TimeZone, text: String)?>(nil)
 
     /// The local day `t` falls on, as `YYYY-MM-DD`.
     public static func day(_ t: Int64, zone: TimeZone) -> String {

@@ -5,7 +5,7 @@ import GRDB
 
 /// Printers, stations and the print queue. A job is written in the
 /// transaction of what it prints (a send, a fire, a void, an accepted order,
-/// a print request), its ticket frozen as JSON; the spooler (`ComandaApp`'s
+/// a print request), its ticket frozen as text; the spooler (`ComandaApp`'s
 /// `Spooler`) prints each printer's jobs oldest first and marks them here.
 extension AppDatabase {
     /// A printer's fields as given (nil: not given; for a new one, its default).
@@ -145,13 +145,15 @@ extension AppDatabase {
 
     // MARK: - Stations
 
+    /// The stations with their categories, in one query (it runs in every send's transaction).
     static func estaciones(_ db: Database) throws -> [Impresion.Estacion] {
-        var categorias: [Int64: Set<String>] = [:]
-        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT estacion_id, tipo FROM estacion_categoria")) {
-            categorias[row[0], default: []].insert(row[1])
-        }
-        return try Row.fetchAll(db.cachedStatement(sql: "SELECT id, nombre, impresora_id, por_defecto FROM estacion ORDER BY id")).map {
-            Impresion.Estacion(id: $0[0], nombre: $0[1], impresoraID: $0[2], categorias: categorias[$0[0]] ?? [], porDefecto: $0[3])
+        try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT e.id, e.nombre, e.impresora_id, e.por_defecto, group_concat(c.tipo, char(31))
+            FROM estacion e LEFT JOIN estacion_categoria c ON c.estacion_id = e.id GROUP BY e.id ORDER BY e.id
+            """)).map {
+            let categorias: String? = $0[4]
+            return Impresion.Estacion(id: $0[0], nombre: $0[1], impresoraID: $0[2],
+                                      categorias: Set((categorias ?? "").split(separator: "\u{1F}").map(String.init)), porDefecto: $0[3])
         }
     }
 
@@ -224,20 +226,18 @@ extension AppDatabase {
     private static let trabajoColumns = "id, impresora_id, tipo, estado, creado, impreso, intentos, respaldo_de, reimpresion_de, reimprimir, ticket"
 
     private static func trabajo(_ row: Row) -> Trabajo {
-        let text: String = row[10]
-        let ticket = (try? JSONDecoder().decode(TicketImpreso.self, from: Data(text.utf8))) ?? TicketImpreso([.texto(text)])
+        let ticket = TicketImpreso(guardado: row[10])
         return Trabajo(id: row[0], impresoraID: row[1], tipo: TipoTrabajo(rawValue: row[2]) ?? .comanda, impreso: (row[3] as String) == "impreso",
                        creado: row[4], impresoEn: row[5], intentos: row[6], respaldoDe: row[7], reimpresionDe: row[8], reimprimir: row[9],
                        ticket: ticket)
     }
 
-    /// Queues a job in the writer's transaction: its ticket frozen.
+    /// Queues a job in the writer's transaction: its ticket frozen (`TicketImpreso.guardado`).
     @discardableResult
     static func encolar(_ db: Database, impresoraID: Int64, tipo: TipoTrabajo, ticket: TicketImpreso, now: Int64,
                         reimpresionDe: Int64? = nil) throws -> Int64 {
-        let json = String(decoding: try JSONEncoder().encode(ticket), as: UTF8.self)
         try db.cachedStatement(sql: "INSERT INTO trabajo (impresora_id, tipo, creado, reimpresion_de, ticket) VALUES (?, ?, ?, ?, ?)")
-            .execute(arguments: [impresoraID, tipo.rawValue, now, reimpresionDe, json])
+            .execute(arguments: [impresoraID, tipo.rawValue, now, reimpresionDe, ticket.guardado])
         return db.lastInsertedRowID
     }
 
@@ -367,7 +367,13 @@ extension AppDatabase {
         let estaciones = try estaciones(db)
         guard !estaciones.isEmpty else { return [] }
         let lineas = comandas.flatMap(\.lineas)
-        let tipos = try tiposDePlatos(db, lineas.map(\.platoID))
+        // The send's comandas were made one after another in this transaction: their ids are a range.
+        var tipos: [Int64: String] = [:]
+        if let low = comandas.map(\.id).min(), let high = comandas.map(\.id).max() {
+            for row in try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT DISTINCT p.id, p.tipo FROM linea_cuenta l JOIN plato p ON p.id = l.plato_id WHERE l.comanda_id BETWEEN ? AND ?
+                """), arguments: [low, high]) { tipos[row[0]] = row[1] }
+        }
         let held = Set(comandas.filter { $0.estado == .en_espera }.map(\.curso))
         var printers: [Int64] = []
         for (estacion, suyas) in Impresion.porEstacion(lineas, tipo: { tipos[$0.platoID] ?? "" }, en: estaciones) {
@@ -419,12 +425,13 @@ extension AppDatabase {
         return printers
     }
 
-    /// Each dish's category (`tipo`), by id.
+    /// Each dish's category (`tipo`), by id (one cached statement a dish: a send has few).
     static func tiposDePlatos(_ db: Database, _ ids: [Int64]) throws -> [Int64: String] {
-        let unique = Array(Set(ids))
-        guard !unique.isEmpty else { return [:] }
-        let marks = Array(repeating: "?", count: unique.count).joined(separator: ",")
-        return Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT id, tipo FROM plato WHERE id IN (\(marks))",
-                                                                 arguments: StatementArguments(unique)).map { ($0[0] as Int64, $0[1] as String) })
+        var out: [Int64: String] = [:]
+        let statement = try db.cachedStatement(sql: "SELECT tipo FROM plato WHERE id = ?")
+        for id in ids where out[id] == nil {
+            if let tipo = try String.fetchOne(statement, arguments: [id]) { out[id] = tipo }
+        }
+        return out
     }
 }

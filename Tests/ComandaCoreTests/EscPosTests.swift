@@ -175,3 +175,16 @@ import Testing
         #expect(ticket.lineas.allSatisfy { if case .fila(let row) = $0 { KitchenTicket.columns(of: row) <= 32 } else { true } })
     }
 }
+
+@Suite struct TicketGuardadoTests {
+    /// A job keeps its ticket as text and reads it back the same, whatever its names hold.
+    @Test func aTicketReadsBackAsItWasKept() {
+        let ticket = TicketImpreso([.texto("Cocina", grande: true, negrita: true), .texto("2 x Croquetas | de «jamón»", negrita: true, sangria: 4),
+                                    .texto("· Al punto", margen: 4, sangria: 2), .fila("  N.º T2026-000001     27/11/2026"),
+                                    .columnas("TOTAL", "41,00 €"), .regla, .qr("https://x/y?a=1|b"), .texto("北京 🍜", margen: 1)])
+        #expect(TicketImpreso(guardado: ticket.guardado) == ticket)
+        // A line break or U+001F in a text is a space (as it prints).
+        let odd = TicketImpreso([.texto("Nota:\nsin sal"), .columnas("a\u{1F}b", "c")])
+        #expect(TicketImpreso(guardado: odd.guardado) == TicketImpreso([.texto("Nota: sin sal"), .columnas("a b", "c")]))
+    }
+}

@@ -135,6 +135,8 @@ final class PrinterWorker: @unchecked Sendable {
     private let pending = Atomic<Bool>(false)
     private let running = Atomic<Bool>(true)
     private let drawer = Atomic<Bool>(false)
+    /// Waiting out a retry: new jobs do not wake it (only the drawer or a stop).
+    private let resting = Atomic<Bool>(false)
     private unowned let spooler: Spooler
 
     init(printer: Impresora, names: [Int64: String], spooler: Spooler) {
@@ -150,7 +152,8 @@ final class PrinterWorker: @unchecked Sendable {
 
     func estado() -> (estado: EstadoImpresora, desde: Int64) { state.withLock { $0 } }
 
-    func start() { _ = Threads.start(.batch) { [self] in loop() } }
+    // At nice 10 (.low): printing takes little CPU, and never the event loops' or the writer's.
+    func start() { _ = Threads.start(.low) { [self] in loop() } }
 
     func stop() {
         running.store(false, ordering: .releasing)
@@ -159,13 +162,14 @@ final class PrinterWorker: @unchecked Sendable {
 
     /// Something may be waiting for it: look now.
     func wake() {
+        guard !resting.load(ordering: .acquiring) else { return }
         if !pending.exchange(true, ordering: .acquiringAndReleasing) { woken.signal() }
     }
 
     /// The drawer's pulse, sent by the printer's own thread as soon as it can.
     func kick() {
         drawer.store(true, ordering: .releasing)
-        wake()
+        woken.signal()
     }
 
     private func set(_ estado: EstadoImpresora) {
@@ -186,6 +190,19 @@ final class PrinterWorker: @unchecked Sendable {
         pending.store(false, ordering: .releasing)
     }
 
+    /// A printer that could not print waits the whole retry time: new jobs
+    /// (a send every few milliseconds at the rush) do not make it try again
+    /// sooner; a drawer's pulse or a stop does.
+    private func rest(_ seconds: Double) {
+        resting.store(true, ordering: .releasing)
+        defer { resting.store(false, ordering: .releasing) }
+        let until = DispatchTime.now() + seconds
+        while running.load(ordering: .acquiring), DispatchTime.now() < until, !drawer.load(ordering: .acquiring) {
+            _ = woken.wait(timeout: until)
+            pending.store(false, ordering: .releasing)
+        }
+    }
+
     private func loop() {
         while running.load(ordering: .acquiring) {
             pending.store(false, ordering: .releasing)
@@ -200,7 +217,7 @@ final class PrinterWorker: @unchecked Sendable {
             guard let job else {
                 // Nothing to print: a printer that is not ready is asked again every few seconds.
                 if estado().estado != .lista {
-                    if probe(printer) == .lista { set(.lista); giveBack() } else { sleep(spooler.reintento) }
+                    if probe(printer) == .lista { set(.lista); giveBack() } else { rest(spooler.reintento) }
                     continue
                 }
                 sleep(30)
@@ -211,7 +228,7 @@ final class PrinterWorker: @unchecked Sendable {
             case .printed: set(.lista); giveBack()
             case .notReady(let estado):
                 set(estado)
-                if !handOver(printer, job) { sleep(spooler.reintento) }
+                if !handOver(printer, job) { rest(spooler.reintento) }
             }
         }
     }

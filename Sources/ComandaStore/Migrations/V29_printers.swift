@@ -7,7 +7,7 @@ extension Migrations {
         // The network printers (ESC/POS over raw TCP), the stations that say
         // which categories print where (at most one default), and the print
         // queue: a job is written in the same transaction as what it prints,
-        // its ticket frozen (JSON of what it says, laid out for its printer
+        // its ticket frozen (what it says, laid out for its printer
         // when printed), printed once, oldest first per printer. `en_curso`
         // marks the job being written to the printer: one still marked after
         // a restart was cut off by a crash.
