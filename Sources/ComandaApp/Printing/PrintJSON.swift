@@ -1,5 +1,6 @@
 import ComandaCore
 import ComandaStore
+import Foundation
 
 /// Printers, stations and jobs as the API shows them (`JSONWriter`, keys sorted).
 enum PrintJSON {
@@ -67,7 +68,8 @@ extension JSONWriter {
             w.key("cajon"); w.bool(p.cajon)
             w.key("codigo_pagina"); w.string(p.codigoPagina.rawValue)
             w.key("columnas"); w.int(p.columnas)
-            w.key("desde"); w.time(estado?.desde ?? 0)
+            // A printer the spooler has not taken up yet (just added, or no spooler): ready since it was read.
+            w.key("desde"); w.time(estado?.desde ?? Int64(Date().timeIntervalSince1970))
             w.key("estado"); w.string((estado?.estado ?? .lista).rawValue)
             w.key("host"); w.string(p.host)
             w.key("id"); w.int(p.id)

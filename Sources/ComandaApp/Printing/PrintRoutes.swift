@@ -27,6 +27,8 @@ struct PrintRoutes: Feature {
         PrintJSON.impresoras(try database.impresoras(), estados: spooler.estados())
     }
 
+
+
     func register(on router: inout Routes) {
         router.describe(PrintJSON.schemas)
         let database = database, spooler = spooler, bill = bill, checks = checks, now = now, zone = zone
@@ -36,7 +38,7 @@ struct PrintRoutes: Feature {
         }
         @Sendable func answer(_ p: Impresora) throws -> HTTPResponse {
             let pendientes = try database.impresoras().first { $0.impresora.id == p.id }?.pendientes ?? 0
-            return .json(PrintJSON.impresora(p, pendientes: pendientes, estado: spooler.estados()[p.id]))
+            return .json(PrintJSON.impresora(p, pendientes: pendientes, estado: spooler.estados()[p.id] ?? (.lista, now())))
         }
         router.add(.GET, "/impresoras", Self.staff, .op(
             "The printers by name, each with its state (as the spooler last found it, since `desde`) and its jobs waiting.",

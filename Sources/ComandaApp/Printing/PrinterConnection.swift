@@ -108,12 +108,11 @@ final class PrinterConnection {
     func close() {
         guard fd >= 0 else { return }
         _ = shutdown(fd, Int32(SHUT_WR))
-        // The printer closes its side once it has the bytes; wait a moment for it.
+        // Most printers close their side once they have the bytes: a moment for it, no more
+        // (one that keeps it open is closed from here).
         var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         var scratch = [UInt8](repeating: 0, count: 64)
-        for _ in 0..<4 {
-            guard poll(&poller, 1, 250) == 1, recv(fd, &scratch, scratch.count, 0) > 0 else { break }
-        }
+        if poll(&poller, 1, 200) == 1 { _ = recv(fd, &scratch, scratch.count, 0) }
         Glibc.close(fd)
         fd = -1
     }
