@@ -318,7 +318,7 @@ function showView(view) {
   if (view === "facturas") loadFacturas();
   if (view === "ventas") loadVentas();
   if (view === "mesas") loadMesas();
-  if (view === "cierre") loadCierre();
+  if (view === "cierre") { loadCierre(); cierrePrinters(); }
   if (verifactuPoller) { verifactuPoller.stop(); verifactuPoller = null; }
   if (view === "verifactu") verifactuPoller = Staff.poll("/verifactu/estado", 5000, renderVerifactu);
   if (impresorasPoller) { impresorasPoller.stop(); impresorasPoller = null; }
@@ -850,6 +850,20 @@ $("cierre-imprimir").addEventListener("click", () => {
   document.body.classList.remove("imprimir-cierre");
 });
 $("cierre-csv").addEventListener("click", descargarCSV);
+// The close on a thermal printer (where the restaurant has printers).
+async function cierrePrinters() {
+  let list = [];
+  try { list = await Staff.api("GET", "/impresoras"); } catch (e) { /* no printers offered */ }
+  $("cierre-impresora-en").hidden = list.length === 0;
+  $("cierre-impresora").replaceChildren(...list.map(p => new Option(p.nombre, String(p.id))));
+}
+$("cierre-a-impresora").addEventListener("click", async () => {
+  const dia = $("cierre-dia").value || today();
+  try {
+    await Staff.api("POST", "/informes/caja/imprimir?desde=" + dia + "&hasta=" + dia, { impresora_id: Number($("cierre-impresora").value) });
+    toast("Cierre enviado a " + $("cierre-impresora").selectedOptions[0].textContent + ".");
+  } catch (e) { if (e.status !== 401) toast(e.error && e.error.message || "No se pudo imprimir."); }
+});
 $("ventas-desde").addEventListener("change", loadVentas);
 $("ventas-hasta").addEventListener("change", loadVentas);
 $("facturas-dia").addEventListener("change", () => { $("facturas-dia").dataset.tocado = "si"; loadFacturas(); });

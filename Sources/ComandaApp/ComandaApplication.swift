@@ -114,7 +114,7 @@ public final class ComandaApplication: HTTPResponder {
             ChecksRoutes(checks: checks, live: live),
             BillRoutes(bill: bill, idempotency: Idempotency(database: database, now: now), restaurante: c.nombreRestaurante,
                        abrirCajon: { spooler.abrirCajon() }),
-            PrintRoutes(database: database, spooler: spooler, bill: bill, checks: checks, now: now, zone: zone),
+            PrintRoutes(database: database, spooler: spooler, bill: bill, checks: checks, now: now, zone: zone, restaurante: c.nombreRestaurante),
             VerifactuRoutes(database: database, envio: c.verifactuEnvio, url: c.verifactuServicio, certificado: c.verifactuCertificadoLeido,
                             sender: sender, productor: c.verifactuDeclaracionProductor, now: now),
             TableLinkRoutes(links: TableLinkService(database: database), limit: RateLimit(burst: c.rafagaEnlace), pages: staticFiles, urlPublica: c.urlPublica, live: live),

@@ -198,7 +198,7 @@ public enum EstadoImpresora: String, Sendable, CaseIterable {
 
 /// What a print job prints.
 public enum TipoTrabajo: String, Sendable, CaseIterable {
-    case comanda, marchar, anulacion, pedido, factura, precuenta, prueba
+    case comanda, marchar, anulacion, pedido, factura, precuenta, prueba, cierre
 }
 
 /// A print job: a frozen ticket for a printer, printed once.

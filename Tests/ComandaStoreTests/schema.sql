@@ -346,7 +346,7 @@ CREATE TABLE sqlite_sequence(name,seq);
 CREATE TABLE trabajo (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     impresora_id INTEGER NOT NULL REFERENCES impresora(id),
-    tipo TEXT NOT NULL CHECK (tipo IN ('comanda', 'marchar', 'anulacion', 'pedido', 'factura', 'precuenta', 'prueba')),
+    tipo TEXT NOT NULL CHECK (tipo IN ('comanda', 'marchar', 'anulacion', 'pedido', 'factura', 'precuenta', 'prueba', 'cierre')),
     estado TEXT NOT NULL DEFAULT 'pendiente' CHECK (estado IN ('pendiente', 'impreso')),
     creado INTEGER NOT NULL,
     impreso INTEGER,

@@ -51,14 +51,14 @@ enum PrintJSON {
         "Trabajo": .obj([
             "id": .integerID,
             "impresora_id": .integerID,
-            "tipo": .oneOf(["comanda", "marchar", "anulacion", "pedido", "factura", "precuenta", "prueba"]),
+            "tipo": .oneOf(["comanda", "marchar", "anulacion", "pedido", "factura", "precuenta", "prueba", "cierre"]),
             "estado": .oneOf(["pendiente", "impreso"]),
             "creado": .time,
             "impreso": .nullable(.time),
             "intentos": .integer(from: 0),
             "respaldo_de": .nullable(.integerID),
             "reimpresion_de": .nullable(.integerID),
-        ], description: "A print job: a ticket frozen when it was queued, printed once (`prueba`: the test page)."),
+        ], description: "A print job: a ticket frozen when it was queued, printed once (`prueba`: the test page; `cierre`: the close of the day)."),
     ]
 }
 

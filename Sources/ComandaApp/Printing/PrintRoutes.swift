@@ -13,6 +13,8 @@ struct PrintRoutes: Feature {
     let checks: ChecksService
     let now: @Sendable () -> Int64
     let zone: TimeZone
+    /// The restaurant's name, on the printed close of the day.
+    var restaurante = ""
 
     /// Who sees the printers and reprints: the floor, the kitchen, the manager.
     static let staff = Access.staffOf([.camarero, .cocina])
@@ -31,7 +33,7 @@ struct PrintRoutes: Feature {
 
     func register(on router: inout Routes) {
         router.describe(PrintJSON.schemas)
-        let database = database, spooler = spooler, bill = bill, checks = checks, now = now, zone = zone
+        let database = database, spooler = spooler, bill = bill, checks = checks, now = now, zone = zone, restaurante = restaurante
         @Sendable func printerID(_ r: RouteRequest) throws -> Int64 {
             guard let id = r.params.id("id") else { throw ImpresionError.impresoraNotFound }
             return id
@@ -142,6 +144,19 @@ struct PrintRoutes: Feature {
             let empresa = bill.empresaDe(factura)
             let write = database.imprimir(impresoraID: impresora, tipo: .factura, now: now()) { _, p in
                 Impresion.factura(factura, empresa: empresa, zone: zone, verifactu: bill.enviando, columnas: p.columnas)
+            }
+            return r.after(write) { .json(PrintJSON.trabajo($0), status: .created) }
+        }
+        router.add(.POST, "/informes/caja/imprimir", .staff(.gerente), .op(
+            "Print the close of the day (the cash report of the restaurant's days `desde`…`hasta`, as `formato=texto` says it) at a printer.",
+            id: "imprimirCierre", tags: ["Printers"],
+            params: [.query("desde", "YYYY-MM-DD.", .text), .query("hasta", "YYYY-MM-DD.", .text)], body: ImprimirEn.self,
+            responses: ["201": .ok(.ref("Trabajo"), "Queued.")])) { r in
+            let range = try DayRange(r.http, today: bill.today)
+            let impresora = try ImprimirEn(r.http).impresoraID
+            let text = BillReports.cierre(try bill.caja(range), desde: range.desdeText, hasta: range.hastaText, restaurante: restaurante)
+            let write = database.imprimir(impresoraID: impresora, tipo: .cierre, now: now()) { _, _ in
+                Impresion.deTexto(text, grande: ["CIERRE DE CAJA"])
             }
             return r.after(write) { .json(PrintJSON.trabajo($0), status: .created) }
         }

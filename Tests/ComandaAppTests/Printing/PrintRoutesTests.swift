@@ -106,12 +106,18 @@ import Testing
             #expect(trabajos.allSatisfy { $0["estado"] as? String == "impreso" && $0["intentos"] as? Int == 1 })
             let printers = try #require(try c.authed("GET", "/impresoras", f.waiter).json as? [[String: Any]])
             #expect(printers.map { $0["estado"] as? String } == ["lista", "lista"] && printers.map { $0["pendientes"] as? Int } == [0, 0])
+            // The close of the day at the bar's printer (the manager's).
+            #expect(try c.postJSON("/informes/caja/imprimir", #"{"impresora_id": \#(barraID)}"#, token: f.waiter).status == 403)
+            let cierre = try c.postJSON("/informes/caja/imprimir", #"{"impresora_id": \#(barraID)}"#, token: f.boss)
+            #expect(cierre.status == 201 && json(cierre)["tipo"] as? String == "cierre")
+            #expect(try eventually { barra.texts.count == 4 })
+            #expect(barra.texts[3].contains("CIERRE DE CAJA") && barra.texts[3].contains("Efectivo"), "\(barra.texts.last ?? "")")
             // A reprint: the same ticket again, headed REIMPRESIÓN.
             let first = try #require(trabajos.last?["id"] as? Int)
             let again = try c.postJSON("/trabajos/\(first)/reimprimir", "{}", token: f.waiter)
             #expect(again.status == 201 && json(again)["reimpresion_de"] as? Int == first)
-            #expect(try eventually { barra.texts.count == 4 })
-            #expect(barra.texts[3].contains("REIMPRESI") && barra.texts[3].contains("1 x Flan"))
+            #expect(try eventually { barra.texts.count == 5 })
+            #expect(barra.texts[4].contains("REIMPRESI") && barra.texts[4].contains("1 x Flan"))
             _ = db
         }
     }
