@@ -37,8 +37,8 @@ class Server:
         self.port = s.getsockname()[1]
         s.close()
         self.base = f"http://127.0.0.1:{self.port}"
+        env.setdefault("COMANDA_LOG_LEVEL", "notice")
         self.env = dict(os.environ, COMANDA_DATABASE=os.path.join(self.work, "check.sqlite"), COMANDA_SCRYPT_LOG_N="10",
-                        COMANDA_LOG_LEVEL="notice",
                         # Chromium keeps the cores busy: hashing only in idle time would make logins wait.
                         COMANDA_HASH_IN_IDLE_TIME="false", **env)
         with open(os.path.join(self.work, "pw"), "w") as f:

@@ -326,12 +326,14 @@ final class HTTPConnection: @unchecked Sendable {
         log(request, response.status.code, output.pending - before, started: started)
     }
 
-    /// One line per request at `info`, its path as the responder lets the log show it.
+    /// One line per request at `info`, its path as the responder lets the log show it, and
+    /// the client's address (from a trusted proxy, the one it forwarded).
     private func log(_ request: HTTPRequest, _ status: Int, _ bytes: Int, started: UInt64) {
         let logger = server.logger
         guard logger.logLevel <= .info else { return }
         let micros = (DispatchTime.now().uptimeNanoseconds &- started) / 1000
-        logger.info("\(request.method.rawValue) \(server.responder.loggedPath(request.path)) \(status) \(bytes)B \(micros)us")
+        let client = request.clientAddress.isEmpty ? peer : request.clientAddress
+        logger.info("\(request.method.rawValue) \(server.responder.loggedPath(request.path)) \(status) \(bytes)B \(micros)us from \(client)")
     }
 
     // MARK: - Streams
