@@ -134,6 +134,19 @@ public struct AppDatabase: Sendable {
                 // the log itself under table service (docs/PERFORMANCE.md).
                 try db.execute(sql: "PRAGMA temp_store = MEMORY")
             }
+            if FileManager.default.fileExists(atPath: path) {
+                // The log files a read-only look may make are taken away again if it refuses.
+                let beside = [path + "-wal", path + "-shm"].filter { !FileManager.default.fileExists(atPath: $0) }
+                var readOnly = Configuration()
+                readOnly.readonly = true
+                let look = try DatabaseQueue(path: path, configuration: readOnly)
+                do { try look.read(refuseNewer) } catch {
+                    try? look.close()
+                    for file in beside { try? FileManager.default.removeItem(atPath: file) }
+                    throw error
+                }
+                try look.close()
+            }
             let pool = try DatabasePool(path: path, configuration: config)
             // The mode matters on the writer only, the one connection that commits
             // (readers never write; checkpoints sync alike under both modes). It is
@@ -163,7 +176,23 @@ public struct AppDatabase: Sendable {
         }
     }
 
+    /// A database a newer comanda made (a migration this one does not know) is
+    /// refused, naming both schemas: read through a read-only connection, so
+    /// the file is not touched (opening a pool writes to it).
+    static func refuseNewer(_ db: Database) throws {
+        guard try db.tableExists("grdb_migrations") else { return }
+        let known = Set(Migrations.all.map(\.name))
+        let unknown = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations").filter { !known.contains($0) }
+        guard !unknown.isEmpty else { return }
+        let number = { (name: String) in Int(name.dropFirst().prefix { $0.isNumber }) ?? 0 }
+        let theirs = unknown.max { number($0) < number($1) } ?? ""
+        let mine = Migrations.all.last?.name ?? "none"
+        throw StoreError(message: "this database was made by a newer comanda (its schema reaches \(theirs); this comanda knows up to \(mine)): "
+            + "run the newer comanda, or restore a copy made before the upgrade; the file was not changed")
+    }
+
     init(_ writer: any DatabaseWriter, checkpointer: Checkpointer? = nil) throws {
+        try writer.read(Self.refuseNewer)
         shared = Shared(writer: writer, checkpointer: checkpointer)
         try Self.migrator.migrate(writer)
     }
