@@ -93,6 +93,8 @@ struct PrintRoutes: Feature {
             id: "prueba", tags: ["Printers"], params: [.path("id", "The printer's id.")],
             responses: ["201": .ok(.ref("Trabajo"), "Queued.")])) { r in
             let id = try printerID(r)
+            // The printer is the path's: an unknown one is 404 (the routes that name one in their body say 422).
+            guard try database.impresora(id: id) != nil else { throw ImpresionError.impresoraNotFound }
             let hora = now()
             let write = database.imprimir(impresoraID: id, tipo: .prueba, now: hora) { _, p in
                 Impresion.prueba(impresora: p.nombre, host: "\(p.host):\(p.puerto)", columnas: p.columnas, hora: hora, zone: zone)

@@ -238,8 +238,9 @@ import Testing
             p1.set(.paperOut)
             #expect(try c.postJSON("/cuentas/\(cuenta)/imprimir", #"{"impresora_id": \#(bar)}"#, token: f.waiter).status == 201)
             #expect(try c.send("DELETE", "/impresoras/\(bar)", f.boss).errorCode == "impresora_con_trabajos")
-            // The test page.
+            // The test page; an unknown printer in the path is 404.
             #expect(try c.postJSON("/impresoras/\(id)/prueba", "{}", token: f.boss).status == 201)
+            #expect(try c.postJSON("/impresoras/999/prueba", "{}", token: f.boss).status == 404)
         }
     }
 }
