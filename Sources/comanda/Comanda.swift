@@ -54,9 +54,14 @@ struct CommonOptions: ParsableArguments {
     /// Opens the configured database, saying which file (its absolute path)
     /// and whether it was just created; exits with one line in plain words
     /// when it cannot be opened, is not a database, or cannot be written.
-    func openDatabase(_ configuration: AppConfiguration, logger: Logger? = nil) -> AppDatabase {
+    /// `mustExist`: a command that reads what is there (a backup, a check) never makes an empty database
+    /// and reports on it: a file that is not there is said, with where it was looked for.
+    func openDatabase(_ configuration: AppConfiguration, logger: Logger? = nil, mustExist: Bool = false) -> AppDatabase {
         let path = URL(fileURLWithPath: configuration.database).standardizedFileURL.path
         let existed = FileManager.default.fileExists(atPath: path)
+        if mustExist && !existed {
+            fail("no database at \(path): run this where the database is, or give --database FILE (or COMANDA_DATABASE)")
+        }
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
             fail("cannot open database \(path): it is a folder, not a file")
@@ -356,7 +361,7 @@ struct Backup: ParsableCommand {
 
     func run() throws {
         let configuration = common.load()
-        let database = common.openDatabase(configuration)
+        let database = common.openDatabase(configuration, mustExist: true)
         do {
             try database.backup(to: file)
             print("backed up \(configuration.database) to \(file) (integrity check: ok)")
@@ -393,7 +398,7 @@ struct Verifactu: ParsableCommand {
 
         func run() throws {
             let configuration = common.load()
-            let database = common.openDatabase(configuration)
+            let database = common.openDatabase(configuration, mustExist: true)
             do {
                 let (count, firstBad) = try database.verificarCadena()
                 if let firstBad {
