@@ -96,6 +96,15 @@ class Server:
         shutil.rmtree(self.work, ignore_errors=True)
 
 
+def free_port():
+    """A free loopback port (bound, then released)."""
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
 def browser(width=1280, height=1000):
     """Headless Chromium, 1280×1000 (or the size given, a phone's), Spanish."""
     options = webdriver.ChromeOptions()

@@ -23,7 +23,7 @@ import sys
 import tempfile
 import time
 
-from browsercheck import Server, fail as failed
+from browsercheck import Server, fail as failed, free_port
 
 BIN = sys.argv[1] if len(sys.argv) > 1 else ".build/debug/comanda"
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -32,14 +32,6 @@ CADDYFILE = os.path.join(HERE, "..", "Config", "Caddyfile")
 
 def fail(message):
     failed("caddy-check", message)
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 class GuestConnection(http.client.HTTPSConnection):

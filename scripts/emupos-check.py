@@ -17,14 +17,13 @@ stopped by their PIDs.
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
 
-from browsercheck import Server, fail as failed
+from browsercheck import Server, fail as failed, free_port
 
 BIN = sys.argv[1] if len(sys.argv) > 1 else ".build/debug/comanda"
 SHOTS = sys.argv[2] if len(sys.argv) > 2 else None
@@ -33,14 +32,6 @@ EMUPOS = os.environ.get("EMUPOS", "/tmp/emupos-venv/bin/emupos")
 
 def fail(message):
     failed("emupos-check", message)
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def main():

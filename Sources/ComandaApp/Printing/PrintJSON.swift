@@ -1,16 +1,15 @@
 import ComandaCore
 import ComandaStore
-import Foundation
 
 /// Printers, stations and jobs as the API shows them (`JSONWriter`, keys sorted).
 enum PrintJSON {
-    static func impresora(_ p: Impresora, pendientes: Int, estado: (estado: EstadoImpresora, desde: Int64)?) -> String {
+    static func impresora(_ p: Impresora, pendientes: Int, estado: (estado: EstadoImpresora, desde: Int64)) -> String {
         JSONWriter.write(capacity: 320) { $0.impresora(p, pendientes: pendientes, estado: estado) }
     }
 
-    static func impresoras(_ list: [(impresora: Impresora, pendientes: Int)], estados: [Int64: (estado: EstadoImpresora, desde: Int64)]) -> String {
+    static func impresoras(_ list: [(impresora: Impresora, pendientes: Int)], estado: (Int64) -> (estado: EstadoImpresora, desde: Int64)) -> String {
         JSONWriter.write(capacity: 64 + list.count * 320) { w in
-            w.array(list) { w, item in w.impresora(item.impresora, pendientes: item.pendientes, estado: estados[item.impresora.id]) }
+            w.array(list) { w, item in w.impresora(item.impresora, pendientes: item.pendientes, estado: estado(item.impresora.id)) }
         }
     }
 
@@ -63,14 +62,13 @@ enum PrintJSON {
 }
 
 extension JSONWriter {
-    mutating func impresora(_ p: Impresora, pendientes: Int, estado: (estado: EstadoImpresora, desde: Int64)?) {
+    mutating func impresora(_ p: Impresora, pendientes: Int, estado: (estado: EstadoImpresora, desde: Int64)) {
         object { w in
             w.key("cajon"); w.bool(p.cajon)
             w.key("codigo_pagina"); w.string(p.codigoPagina.rawValue)
             w.key("columnas"); w.int(p.columnas)
-            // A printer the spooler has not taken up yet (just added, or no spooler): ready since it was read.
-            w.key("desde"); w.time(estado?.desde ?? Int64(Date().timeIntervalSince1970))
-            w.key("estado"); w.string((estado?.estado ?? .lista).rawValue)
+            w.key("desde"); w.time(estado.desde)
+            w.key("estado"); w.string(estado.estado.rawValue)
             w.key("host"); w.string(p.host)
             w.key("id"); w.int(p.id)
             w.key("nombre"); w.string(p.nombre)

@@ -26,7 +26,7 @@ struct PrintRoutes: Feature {
 
     /// The body of `GET /impresoras` (also every `impresoras` event).
     static func impresoras(_ database: AppDatabase, _ spooler: Spooler) throws -> String {
-        PrintJSON.impresoras(try database.impresoras(), estados: spooler.estados())
+        PrintJSON.impresoras(try database.impresoras(), estado: spooler.estado)
     }
 
 
@@ -40,7 +40,7 @@ struct PrintRoutes: Feature {
         }
         @Sendable func answer(_ p: Impresora) throws -> HTTPResponse {
             let pendientes = try database.impresoras().first { $0.impresora.id == p.id }?.pendientes ?? 0
-            return .json(PrintJSON.impresora(p, pendientes: pendientes, estado: spooler.estados()[p.id] ?? (.lista, now())))
+            return .json(PrintJSON.impresora(p, pendientes: pendientes, estado: spooler.estado(p.id)))
         }
         router.add(.GET, "/impresoras", Self.staff, .op(
             "The printers by name, each with its state (as the spooler last found it, since `desde`) and its jobs waiting.",

@@ -101,9 +101,9 @@ final class Spooler: BackgroundService, @unchecked Sendable {
         for worker in workers.withLock({ Array($0.values) }) { worker.wake() }
     }
 
-    /// Each printer's state and since when.
-    func estados() -> [Int64: (estado: EstadoImpresora, desde: Int64)] {
-        workers.withLock { w in w.mapValues { $0.estado() } }
+    /// A printer's state and since when: one the spooler has not taken up yet (just added) is ready since now.
+    func estado(_ id: Int64) -> (estado: EstadoImpresora, desde: Int64) {
+        workers.withLock { $0[id] }?.estado() ?? (.lista, now())
     }
 
     /// Opens the cash drawer: the pulse to every printer with `cajon` that is
