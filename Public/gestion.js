@@ -869,9 +869,23 @@ $("ventas-hasta").addEventListener("change", loadVentas);
 $("facturas-dia").addEventListener("change", () => { $("facturas-dia").dataset.tocado = "si"; loadFacturas(); });
 $("facturas-dia").value = today();
 
+// The server's backups: a notice on every tab while something needs the owner
+// (no second disk, a folder failing, the newest good copy older than 26 hours).
+let copiasPoller = null;
+function renderCopias(c) {
+  const aviso = $("copias-aviso");
+  aviso.hidden = !c.aviso;
+  if (c.aviso) aviso.textContent = "Copias de seguridad: " + c.aviso;
+}
+
 Staff.login(["gerente"], async () => {
   try { alergenos = await Staff.api("GET", "/alergenos"); } catch (e) { alergenos = []; }
   checkboxes($("alergenos"), "alergeno");
   checkboxes($("trazas"), "traza");
   poller = Staff.poll("/platos", 5000, render);
-}, () => { if (poller) poller.stop(); poller = null; });
+  copiasPoller = Staff.poll("/copias", 60000, renderCopias);
+}, () => {
+  if (poller) poller.stop();
+  if (copiasPoller) copiasPoller.stop();
+  poller = copiasPoller = null;
+});

@@ -4,7 +4,8 @@
 Headless Chromium through WebDriver (selenium, Debian's chromium and
 chromium-driver). Starts comanda on a free loopback port with a throw-away
 database, makes a manager with `create-staff`, and as that manager on
-/gestion: creates a dish with two allergens, an ingredient and a photo
+/gestion: sees the notice that the backups' folder (a USB disk not plugged
+in) failed, creates a dish with two allergens, an ingredient and a photo
 uploaded from the device (checked through GET /platos?q= and the photo's
 bytes), sees a name clash shown beside the name field, marks the dish sold
 out, and retires it after the confirmation. A name like an HTML attack shows
@@ -40,7 +41,9 @@ def png(width, height):
 
 
 def main():
-    with Server(BIN, "gerente1", "gerente", "carta-1234", COMANDA_EMPRESA_NIF="B12345674") as server:
+    # The backups' folder is a USB disk not plugged in: the manager is told on every tab.
+    with Server(BIN, "gerente1", "gerente", "carta-1234", COMANDA_EMPRESA_NIF="B12345674",
+                COMANDA_COPIAS_CARPETAS="/media/usb-que-no-esta") as server:
         check(server)
 
 
@@ -68,6 +71,11 @@ def check(server):
                     return False
             wait.until(attempt)
         wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#carta .plato")))
+        aviso = wait.until(EC.visibility_of_element_located((By.ID, "copias-aviso"))).text
+        if "Copias de seguridad" not in aviso or "/media/usb-que-no-esta" not in aviso or "no existe" not in aviso:
+            fail(f"the failing backup folder is not told: {aviso!r}")
+        if SHOT:
+            driver.save_screenshot(os.path.join(os.path.dirname(SHOT) or ".", "gestion-copias.png"))
         hostile = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#carta .plato .nombre")]
         if not any(t.startswith(HOSTILE) for t in hostile) or driver.find_elements(By.CSS_SELECTOR, "#carta img[src='x']"):
             fail("a name was not shown as text")

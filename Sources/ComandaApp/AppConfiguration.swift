@@ -133,6 +133,14 @@ public struct AppConfiguration: Sendable, Equatable {
     /// How long a printer with a backup may fail to print a job before the
     /// backup takes it (`impresion.respaldoSegundos`), in seconds.
     public var impresionRespaldoSegundos = 60
+    /// The server's own backups (`copias`): the folders (each on another disk
+    /// than the database's; none: no copies, and the server says so daily),
+    /// the hour in the restaurant's zone, and how many daily and monthly
+    /// copies are kept.
+    public var copiasCarpetas: [String] = []
+    public var copiasHora = Copias.Hora.porDefecto
+    public var copiasDiarias = 30
+    public var copiasMensuales = 72
     /// The categories' descriptions and menu order (file only: `"categorias"`).
     public var categorias: [CategoriaConfig] = []
 
@@ -368,6 +376,19 @@ public struct AppConfiguration: Sendable, Equatable {
             config.serieFacturasCompletas = value
             return true
         },
+        Setting(key: "copiasCarpetas", expected: "absolute folders separated by : (each on another disk than the database's)") { config, value in
+            let folders = value.split(separator: ":").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            guard folders.allSatisfy({ $0.hasPrefix("/") && !TextRules.hasForbiddenScalar($0) && $0.utf8.count <= 1000 }) else { return false }
+            config.copiasCarpetas = folders
+            return true
+        },
+        Setting(key: "copiasHora", expected: "a time of day, HH:MM (24-hour, the restaurant's zone)") { config, value in
+            guard let hora = Copias.Hora(value) else { return false }
+            config.copiasHora = hora
+            return true
+        },
+        int("copiasDiarias", 1...3660) { $0.copiasDiarias = $1 },
+        int("copiasMensuales", 0...1200) { $0.copiasMensuales = $1 },
         Setting(key: "queueHostKey", expected: "16 to 128 letters, digits, - or _") { config, value in
             guard (16...128).contains(value.utf8.count), value.utf8.allSatisfy({ $0 == 0x2D || $0 == 0x5F
                 || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else { return false }
@@ -524,6 +545,32 @@ public struct AppConfiguration: Sendable, Equatable {
                 }
                 continue
             }
+            if key == "copias" {
+                let fields: [String: FileValue.Leaf]
+                switch raw {
+                case .mixed(let f), .tree(let f): fields = f
+                case .object(let f): fields = f.mapValues { .text($0) }
+                default:
+                    throw ConfigurationError("invalid setting copias in \(path): expected {\"carpetas\": [folders], \"hora\", \"diarias\", \"mensuales\"}")
+                }
+                for (field, value) in fields.sorted(by: { $0.key < $1.key }) {
+                    guard let setting = ["carpetas": "copiasCarpetas", "hora": "copiasHora", "diarias": "copiasDiarias",
+                                         "mensuales": "copiasMensuales"][field] else {
+                        throw ConfigurationError("unknown setting copias.\(field) in \(path): expected carpetas, hora, diarias or mensuales")
+                    }
+                    switch value {
+                    case .list(let folders):
+                        guard field == "carpetas", folders.allSatisfy({ !$0.contains(":") }) else {
+                            throw ConfigurationError("invalid setting copias.\(field) in \(path): expected \(field == "carpetas" ? "a list of absolute folders, none with a :" : "a text or a number")")
+                        }
+                        try apply(setting, folders.joined(separator: ":"), from: .file(path))
+                    case .text(let text): try apply(setting, text, from: .file(path))
+                    case .object:
+                        throw ConfigurationError("invalid setting copias.\(field) in \(path): expected a text, a number or (carpetas) a list of folders")
+                    }
+                }
+                continue
+            }
             if key == "empresa" {
                 guard case .object(let fields) = raw else {
                     throw ConfigurationError("invalid setting empresa in \(path): expected {\"nif\", \"razonSocial\", \"direccion\"}")
@@ -545,15 +592,19 @@ public struct AppConfiguration: Sendable, Equatable {
 
     /// A value in the configuration file: numbers are taken as their text.
     private enum FileValue: Decodable {
-        case text(String), categorias([CategoriaConfig]), object([String: String]), tree([String: Leaf]), other
+        case text(String), categorias([CategoriaConfig]), object([String: String]), tree([String: Leaf]), mixed([String: Leaf]), other
 
-        /// A member of an object of texts and objects of texts (`verifactu`).
+        /// A member of an object of texts and objects of texts (`verifactu`),
+        /// or of texts, numbers and lists of texts (`copias`).
         enum Leaf: Decodable {
-            case text(String), object([String: String])
+            case text(String), object([String: String]), list([String])
 
             init(from decoder: any Decoder) throws {
                 let c = try decoder.singleValueContainer()
-                if let s = try? c.decode(String.self) { self = .text(s) } else { self = .object(try c.decode([String: String].self)) }
+                if let s = try? c.decode(String.self) { self = .text(s) }
+                else if let n = try? c.decode(Int.self) { self = .text(String(n)) }
+                else if let l = try? c.decode([String].self) { self = .list(l) }
+                else { self = .object(try c.decode([String: String].self)) }
             }
         }
 
@@ -572,7 +623,11 @@ public struct AppConfiguration: Sendable, Equatable {
             else if let fields = try? c.decode([String: String].self) { self = .object(fields) }
             // An object of numbers (`impresion`: {"respaldoSegundos": 30}): taken as their text.
             else if let fields = try? c.decode([String: Int].self) { self = .object(fields.mapValues { String($0) }) }
-            else if let fields = try? c.decode([String: Leaf].self) { self = .tree(fields) }
+            else if let fields = try? c.decode([String: Leaf].self) {
+                // Texts and objects of texts (`verifactu`); with numbers or lists (`copias`), mixed.
+                let plain = fields.values.allSatisfy { if case .list = $0 { return false }; return true }
+                self = plain ? .tree(fields) : .mixed(fields)
+            }
             else if let b = try? c.decode(Bool.self) { _ = b; self = .other }
             else if let n = try? c.decode(Int.self) { self = .text(String(n)) }
             else if let d = try? c.decode(Double.self) { self = .text(String(d)) }

@@ -32,6 +32,10 @@ public final class AppMetrics: HTTPServerObserver, Sendable {
     private let writesCounted = Locked<(transactions: Int, requests: Int)>((0, 0))
     /// The billing records by their state at the AEAT, read at each exposition.
     private let verifactuRegistros: [(estado: String, gauge: CoreMetrics.Gauge)]
+    /// The age of the newest good backup (-1: none) and the folders whose last copy failed.
+    private let backupAge: CoreMetrics.Gauge
+    private let backupFailing: CoreMetrics.Gauge
+    private let backupSource = Locked<(@Sendable () -> (age: Int64?, failing: Int))?>(nil)
     /// The requests to the AEAT by how they ended.
     private let verifactuEnvios = Locked<[String: CoreMetrics.Counter]>([:])
 
@@ -53,6 +57,8 @@ public final class AppMetrics: HTTPServerObserver, Sendable {
         writeRequests = CoreMetrics.Counter(label: "comanda_db_write_requests_total", factory: factory)
         writeTransactions.increment(by: 0)
         writeRequests.increment(by: 0)
+        backupAge = CoreMetrics.Gauge(label: "comanda_backup_age_seconds", factory: factory)
+        backupFailing = CoreMetrics.Gauge(label: "comanda_backup_folders_failing", factory: factory)
         verifactuRegistros = ["sin_enviar", "aceptado", "aceptado_con_errores", "rechazado"].map {
             ($0, CoreMetrics.Gauge(label: "comanda_verifactu_registros", dimensions: [("estado", $0)], factory: factory))
         }
@@ -132,8 +138,18 @@ public final class AppMetrics: HTTPServerObserver, Sendable {
         counter.increment()
     }
 
+    /// Where the backups' gauges are read from.
+    func copias(_ source: @escaping @Sendable () -> (age: Int64?, failing: Int)) {
+        backupSource.withLock { $0 = source }
+    }
+
     /// The Prometheus text exposition, with the gauges read now.
     func exposition() -> [UInt8] {
+        if let source = backupSource.withLock({ $0 }) {
+            let (age, failing) = source()
+            backupAge.record(age ?? -1)
+            backupFailing.record(failing)
+        }
         if let source = openConnectionsSource.withLock({ $0 }) { connections.record(source()) }
         if let source = openStreamsSource.withLock({ $0 }) { streams.record(source()) }
         if let size = try? database.sizeInBytes() { databaseSize.record(size) }

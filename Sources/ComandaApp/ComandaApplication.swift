@@ -78,7 +78,11 @@ public final class ComandaApplication: HTTPResponder {
             hub.publish("cocina", event: "impresoras", data: body)
         }
         spoolerRef = spooler
-        services = database.backgroundServices + [streams, passwords, longReads, reports, spooler] + (sender.map { [$0] } ?? [])
+        // The server's own backups, into each folder set, every day at the hour.
+        let copiador = Copiador(database: database, databasePath: c.database, carpetas: c.copiasCarpetas, hora: c.copiasHora,
+                                diarias: c.copiasDiarias, mensuales: c.copiasMensuales, zone: zone, now: now, logger: logger)
+        metrics.copias { (copiador.ultimaBuena().map { max(0, now() - $0) }, copiador.estado().carpetas.filter { $0.error != nil }.count) }
+        services = database.backgroundServices + [streams, passwords, longReads, reports, spooler, copiador] + (sender.map { [$0] } ?? [])
         let key = Self.queueHostKey(c, database, logger)
         queueHostPath = c.queuePath + "/" + key
         secretPrefixes = ["/espera/", "/m/", c.queuePath + "/"]
@@ -102,6 +106,7 @@ public final class ComandaApplication: HTTPResponder {
             HealthRoutes(),
             SettingsRoutes(nombreRestaurante: c.nombreRestaurante, zonaHoraria: c.zonaHoraria, cierreDia: c.cierreDia),
             MetricsRoutes(metrics: metrics),
+            CopiasRoutes(copiador: copiador, now: now),
             APIDescriptionRoutes(document: document),
             MenuRoutes(catalog: menu),
             MenuEditRoutes(menu: menu, now: now),

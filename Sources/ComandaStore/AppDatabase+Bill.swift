@@ -447,7 +447,12 @@ extension AppDatabase {
     /// Recomputes the whole chain: (records, the position of the first that
     /// does not match its fields, its predecessor's hash or its place).
     public func verificarCadena() throws(StoreError) -> (count: Int, firstBad: Int64?) {
-        try read { db in
+        try read { db in try Self.verificarCadena(db) }
+    }
+
+    /// The chain recomputed on `db` (a copy's connection, or this database's).
+    static func verificarCadena(_ db: Database) throws -> (count: Int, firstBad: Int64?) {
+        do {
             let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM registro ORDER BY posicion")
             var count = 0
             var previous = ""

@@ -270,40 +270,68 @@ public struct AppDatabase: Sendable {
     }
 }
 
+/// What a copy holds, read from it once made (or before restoring it).
+public struct ResumenCopia: Sendable, Equatable {
+    /// The file's size in bytes.
+    public var bytes: Int64
+    /// Its invoices and billing records (the chain recomputed whole).
+    public var facturas: Int, registros: Int
+    /// The last invoice's number and its date (`YYYY-MM-DD`), if any.
+    public var ultimaFactura: String?, fechaUltimaFactura: String?
+    /// The last migration it has (its schema's version).
+    public var version: String?
+}
+
 extension AppDatabase {
     /// A consistent copy of the whole database into a new file at `path`,
     /// taken with SQLite's online backup API: the server may keep running
-    /// and writing meanwhile. Refuses to overwrite an existing file.
+    /// and writing meanwhile (the copy reads one snapshot on a reader's
+    /// connection; the writer never waits for it). Refuses to overwrite an
+    /// existing file.
     ///
     /// The copy is one self-contained file (a rollback journal, no `-wal` to
-    /// carry along), checked with `PRAGMA integrity_check` and otherwise never
-    /// written to. It is made beside `path` under a temporary name and given
-    /// its name only when whole and sound: `path` holds a checked copy or
-    /// nothing, whatever goes wrong (a full disk, say) on the way.
-    public func backup(to path: String) throws(StoreError) {
+    /// carry along), otherwise never written to. It is made beside `path`
+    /// under a temporary name, checked there (`PRAGMA integrity_check` and
+    /// the billing chain recomputed, as `verificar` does), synced to the
+    /// disk, and only then given its name (and the folder synced): `path`
+    /// holds a checked copy or nothing, whatever goes wrong (a full disk, a
+    /// pulled USB stick) on the way.
+    @discardableResult
+    /// `seguir`, asked between steps of 1,024 pages: false abandons the copy
+    /// (a server stopping), leaving nothing behind.
+    public func backup(to path: String, zone: TimeZone = TimeZone(secondsFromGMT: 0) ?? .current,
+                       seguir: (@Sendable () -> Bool)? = nil) throws(StoreError) -> ResumenCopia {
         guard !FileManager.default.fileExists(atPath: path) else {
             throw StoreError(message: "\(path) already exists; choose a new file")
         }
-        // Beside `path`, so that the final link stays on one file system.
-        let partial = path + ".partial-" + UUID().uuidString
+        // Beside `path`, so that the final link stays on one file system; hidden from a folder's listing.
+        let folder = (path as NSString).deletingLastPathComponent
+        let partial = (folder.isEmpty ? "" : folder + "/") + "." + (path as NSString).lastPathComponent + ".partial-" + UUID().uuidString
         do {
             let destination = try DatabaseQueue(path: partial)
-            let check: String
             do {
-                try writer.backup(to: destination)
-                check = try destination.writeWithoutTransaction { db in
+                if let seguir {
+                    try writer.backup(to: destination, pagesPerStep: 1024) { _ in
+                        guard seguir() else { throw StoreError(message: "the copy was abandoned: the server is stopping") }
+                    }
+                } else {
+                    try writer.backup(to: destination)
+                }
+                try destination.writeWithoutTransaction { db in
                     // The source's WAL mode came along in the file's header; a
                     // rollback journal keeps the copy in this one file. The
                     // server turns WAL on again when it opens a restored copy.
                     try db.execute(sql: "PRAGMA journal_mode = DELETE")
-                    return try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? ""
                 }
                 try destination.close()
             } catch {
                 try? destination.close()
                 throw error
             }
-            guard check == "ok" else { throw StoreError(message: "the copy failed its integrity check: \(check)") }
+            let resumen = try Self.comprobarCopia(partial, zone: zone)
+            // It holds the staff's password hashes and the books: its owner's alone.
+            chmod(partial, 0o600)
+            try Self.sync(partial)
             // link(2) gives the copy its name only if nothing holds that name,
             // atomically (a rename would replace a file that appeared meanwhile).
             guard link(partial, path) == 0 else {
@@ -311,16 +339,78 @@ extension AppDatabase {
                 throw StoreError(message: "\(path) \(reason)")
             }
             try? FileManager.default.removeItem(atPath: partial)
+            try Self.sync(folder.isEmpty ? "." : folder)
+            return resumen
         } catch {
             for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: partial + suffix) }
             if let error = error as? StoreError { throw error }
+            // The copy's disk in plain words (SQLite's own text for a full disk is "not an error").
+            if let error = error as? DatabaseError {
+                switch error.resultCode {
+                case .SQLITE_FULL: throw StoreError(message: "the disk is full")
+                case .SQLITE_IOERR: throw StoreError(message: "the disk failed to write (an I/O error)")
+                case .SQLITE_CANTOPEN: throw StoreError(message: "the file cannot be made there")
+                case .SQLITE_READONLY: throw StoreError(message: "the folder is read-only")
+                default: break
+                }
+            }
             throw StoreError(error)
+        }
+    }
+
+    /// Opens a copy read-only and checks it as a backup is checked:
+    /// `PRAGMA integrity_check`, the billing chain recomputed whole, a schema
+    /// this comanda knows. Says what it holds; throws what is wrong with it.
+    public static func comprobarCopia(_ path: String, zone: TimeZone = TimeZone(secondsFromGMT: 0) ?? .current) throws(StoreError) -> ResumenCopia {
+        guard FileManager.default.isReadableFile(atPath: path) else { throw StoreError(message: "cannot read \(path)") }
+        do {
+            var config = Configuration()
+            config.readonly = true
+            let copy = try DatabaseQueue(path: path, configuration: config)
+            defer { try? copy.close() }
+            return try copy.read { db in
+                let check = try String.fetchAll(db, sql: "PRAGMA integrity_check")
+                guard check == ["ok"] else {
+                    throw StoreError(message: "the copy failed its integrity check: \(check.prefix(3).joined(separator: "; "))")
+                }
+                guard try db.tableExists("grdb_migrations"), try db.tableExists("registro"), try db.tableExists("factura") else {
+                    throw StoreError(message: "it is not a comanda database")
+                }
+                try refuseNewer(db)
+                let (registros, firstBad) = try verificarCadena(db)
+                if let firstBad {
+                    throw StoreError(message: "its billing chain is broken from record \(firstBad) (\(registros) records read)")
+                }
+                let last = try Row.fetchOne(db, sql: "SELECT numero, fecha FROM factura ORDER BY id DESC LIMIT 1")
+                let fecha: Int64? = last?[1]
+                return ResumenCopia(
+                    bytes: (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0,
+                    facturas: try Int.fetchOne(db, sql: "SELECT count(*) FROM factura") ?? 0, registros: registros,
+                    ultimaFactura: last?[0], fechaUltimaFactura: fecha.map { Copias.dia($0, zone: zone) },
+                    version: try String.fetchOne(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid DESC LIMIT 1"))
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            throw StoreError(message: "it is not a SQLite database")
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CORRUPT {
+            throw StoreError(message: "it is damaged (SQLite cannot read it)")
+        } catch {
+            throw StoreError(message: StoreError(error).description)
         }
     }
 
     /// SQLite's own check of the file (`PRAGMA integrity_check`): "ok" when sound.
     public func integrityCheck() throws(StoreError) -> String {
         try read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "" }
+    }
+
+    /// fsync(2) of a file or a folder: what is written is on the disk, not in the kernel's cache.
+    static func sync(_ path: String) throws(StoreError) {
+        let fd = Glibc.open(path, O_RDONLY)
+        guard fd >= 0 else { throw StoreError(message: "cannot open \(path) to sync it: \(String(cString: strerror(errno)))") }
+        defer { Glibc.close(fd) }
+        guard fsync(fd) == 0 else { throw StoreError(message: "cannot sync \(path): \(String(cString: strerror(errno)))") }
     }
 }
 
@@ -331,6 +421,25 @@ extension AppDatabase {
             let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
             let size = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0
             return pages * size
+        }
+    }
+}
+
+extension AppDatabase {
+    /// The lock a serving process holds on its database file for its whole
+    /// life: `flock(2)`, which SQLite's own (`fcntl`) locks do not see. A
+    /// second server on the same file, or a restore over it, finds it taken.
+    /// The kernel drops it when the process ends, however it ends.
+    public enum Cerrojo {
+        /// Takes it for good (the descriptor stays open); false when another process holds it.
+        public static func tomar(_ path: String) throws(StoreError) -> Bool {
+            let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw StoreError(message: "cannot open \(path): \(String(cString: strerror(errno)))") }
+            if flock(fd, LOCK_EX | LOCK_NB) == 0 { return true }
+            let busy = errno == EWOULDBLOCK
+            Glibc.close(fd)
+            if busy { return false }
+            throw StoreError(message: "cannot lock \(path): \(String(cString: strerror(errno)))")
         }
     }
 }

@@ -15,7 +15,7 @@ struct Comanda: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "comanda",
         abstract: "A restaurant server: the menu, orders, users and the walk-in waitlist.",
-        subcommands: [Serve.self, ImportPlatos.self, CreateStaff.self, CreateHost.self, Backup.self, Verifactu.self, OpenAPI.self],
+        subcommands: [Serve.self, ImportPlatos.self, CreateStaff.self, CreateHost.self, Backup.self, Restaurar.self, Verifactu.self, OpenAPI.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -145,7 +145,22 @@ struct Serve: ParsableCommand {
         // The port first: one in use stops start-up before the disk is touched.
         let listener: HTTPServer.Listener
         do throws(SocketError) { listener = try HTTPServer.listen(configuration.http) } catch { fail(error.description) }
+        // One server per database file (a restore refuses while it is held): taken
+        // before the file is opened (a new one, just after it is made).
+        let databasePath = URL(fileURLWithPath: configuration.database).standardizedFileURL.path
+        @Sendable func lock() {
+            do {
+                guard try AppDatabase.Cerrojo.tomar(databasePath) else {
+                    fail("another comanda is serving \(databasePath): stop it first (systemctl stop comanda); the file was not touched")
+                }
+            } catch {
+                fail(error.description)
+            }
+        }
+        let existed = FileManager.default.fileExists(atPath: databasePath)
+        if existed { lock() }
         let database = common.openDatabase(configuration, logger: logger)
+        if !existed { lock() }
         let menu = configuration.menu(locator)
         let menuName: String
         switch menu {
@@ -363,11 +378,78 @@ struct Backup: ParsableCommand {
         let configuration = common.load()
         let database = common.openDatabase(configuration, mustExist: true)
         do {
-            try database.backup(to: file)
-            print("backed up \(configuration.database) to \(file) (integrity check: ok)")
+            let resumen = try database.backup(to: file, zone: TimeZone(identifier: configuration.zonaHoraria) ?? .current)
+            print("backed up \(configuration.database) to \(file) (integrity check: ok; \(resumen.facturas) invoices, "
+                  + "\(resumen.registros) billing records, chain whole)")
         } catch {
             fail(error.description)
         }
+    }
+}
+
+/// `comanda restaurar COPIA`: puts a backup back as the database.
+struct Restaurar: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Restore a backup as the database: refused while a server holds it; the copy is checked first; the current file is kept aside, never deleted."
+    )
+
+    @OptionGroup var common: CommonOptions
+
+    @Argument(help: "The copy to restore (a file made by `comanda backup` or the server's copias).")
+    var copia: String
+
+    func run() throws {
+        let configuration = common.load()
+        let target = URL(fileURLWithPath: configuration.database).standardizedFileURL.path
+        let source = URL(fileURLWithPath: copia).standardizedFileURL.path
+        guard source != target else { fail("the copy \(source) is the database itself") }
+        let zone = TimeZone(identifier: configuration.zonaHoraria) ?? .current
+        // The copy first: a damaged one is refused before anything is touched.
+        let resumen: ResumenCopia
+        do { resumen = try AppDatabase.comprobarCopia(source, zone: zone) } catch {
+            fail("the copy \(source) cannot be restored: \(error.description); nothing was changed")
+        }
+        let fm = FileManager.default
+        var aside: String?
+        if fm.fileExists(atPath: target) {
+            // Held until the process ends: a server started meanwhile is refused.
+            do {
+                guard try AppDatabase.Cerrojo.tomar(target) else {
+                    fail("a comanda server is serving \(target): stop it first (systemctl stop comanda); nothing was changed")
+                }
+            } catch {
+                fail(error.description)
+            }
+            let stamp = Copias.nombre(Int64(Date().timeIntervalSince1970), zone: zone).dropFirst(8).dropLast(7)
+            let kept = target + ".antes-de-restaurar-" + stamp
+            // The file with its -wal and -shm (what the -wal holds is part of it): renamed, never deleted.
+            for suffix in ["", "-wal", "-shm"] where fm.fileExists(atPath: target + suffix) {
+                guard rename(target + suffix, kept + suffix) == 0 else {
+                    fail("cannot keep \(target + suffix) aside as \(kept + suffix): \(String(cString: strerror(errno))); nothing was restored")
+                }
+            }
+            aside = kept
+        }
+        let partial = target + ".restaurando"
+        do {
+            try? fm.removeItem(atPath: partial)
+            try fm.copyItem(atPath: source, toPath: partial)
+            chmod(partial, 0o600)
+            let fd = open(partial, O_RDONLY)
+            if fd >= 0 { fsync(fd); close(fd) }
+            guard rename(partial, target) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        } catch {
+            try? fm.removeItem(atPath: partial)
+            if let aside { for suffix in ["", "-wal", "-shm"] { _ = rename(aside + suffix, target + suffix) } }
+            fail("cannot write \(target): \(error.localizedDescription); the database was left as it was")
+        }
+        let made = Copias.leer((source as NSString).lastPathComponent).flatMap { Copias.instante($0.sello, zone: zone) }
+            ?? ((try? fm.attributesOfItem(atPath: source)[.modificationDate] as? Date).map { Int64($0.timeIntervalSince1970) } ?? 0)
+        print("restored \(source) (made \(LocalTime.dayAndMinute(made, zone: zone))) as \(target): "
+              + "\(resumen.facturas) invoices, \(resumen.registros) billing records (chain whole)"
+              + (resumen.ultimaFactura.map { ", the last invoice \($0)" + (resumen.fechaUltimaFactura.map { " of \($0)" } ?? "") } ?? ", no invoices"))
+        if let aside { print("the database that was there is kept as \(aside)") }
+        print("start the server (systemctl start comanda): it migrates the copy if it is older than this comanda")
     }
 }
 

@@ -46,7 +46,7 @@ import Testing
         let dir = try makeTemporaryFolder("comanda-services-app")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let (app, database) = try makeUserApp(database: try AppDatabase.open(path: dir + "/app.sqlite"))
-        #expect(app.services.map(\.serviceName) == ["checkpointer", "streams' sweep", "password threads", "long reads' threads", "reports' threads", "print spooler"])
+        #expect(app.services.map(\.serviceName) == ["checkpointer", "streams' sweep", "password threads", "long reads' threads", "reports' threads", "print spooler", "backups"])
         let checkpointer = try #require(database.backgroundServices.first as? Checkpointer)
         #expect(checkpointer === app.services.first)
         app.start()
