@@ -134,7 +134,9 @@ let package = Package(
                 "ComandaApp", "ComandaHTTP", "ComandaStore", "ComandaCore", "ComandaTestSupport", "ComandaResources", "ComandaRuntime",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]
+            ],
+            // Read from the source tree by the tests (#filePath), not bundled.
+            exclude: ["Fixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]
