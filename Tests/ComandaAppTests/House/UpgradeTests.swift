@@ -44,6 +44,7 @@ import Testing
         let c = try TestClient(port: server.port)
         // Its people still log in, with their passwords of then.
         let boss = try #require(json(try c.postJSON("/sesiones", #"{"login": "jefa", "password": "contraseña-de-prueba"}"#))["token"] as? String)
+        #expect(!boss.isEmpty)
         let waiter = try #require(json(try c.postJSON("/sesiones", #"{"login": "lucia", "password": "contraseña-de-lucia"}"#))["token"] as? String)
         // The check left open carries on: paid now, its invoice numbered after the old ones.
         let mesas = try #require(json(try c.authed("GET", "/mesas", waiter))["mesas"] as? [[String: Any]])

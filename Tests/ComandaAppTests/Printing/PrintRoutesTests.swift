@@ -152,6 +152,42 @@ import Testing
         }
     }
 
+    /// What was sent is what prints: a send made while the printer is off
+    /// prints, once it is back, as it was sent, although meanwhile the dish was
+    /// renamed, the station renamed, the party moved to another table and the
+    /// line voided (its ANULADO follows it, naming the comanda as printed).
+    @Test func whatWasSentIsWhatPrintsWhateverChangedSince() throws {
+        var cocina = try FakePrinter()
+        let port = cocina.port
+        defer { cocina.stop() }
+        try withPrinting { f, _ in
+            let c = f.c
+            let cocinaID = try f.printer("Cocina", cocina)
+            let estacion = try #require(json(try c.postJSON("/estaciones", #"{"nombre": "Cocina", "impresora_id": \#(cocinaID), "por_defecto": true}"#, token: f.boss))["id"] as? Int)
+            cocina.stop()
+            let cuenta = try f.seat("T1")
+            _ = try c.postJSON("/cuentas/\(cuenta)/lineas", #"{"plato_id": \#(f.tortilla), "cantidad": 2, "notas": "poco hecha"}"#, token: f.waiter)
+            _ = try c.postJSON("/cuentas/\(cuenta)/lineas", #"{"plato_id": \#(f.flan), "curso": 3}"#, token: f.waiter)
+            #expect(try c.postJSON("/cuentas/\(cuenta)/enviar", "{}", token: f.waiter).status == 200)
+            // Meanwhile: the dish renamed, the station renamed, the party moved, the tortilla voided.
+            #expect(try c.send("PATCH", "/platos/\(f.tortilla)", #"{"nombre": "Tortilla de patatas"}"#, token: f.boss).status == 200)
+            #expect(try c.send("PATCH", "/estaciones/\(estacion)", #"{"nombre": "Fogones"}"#, token: f.boss).status == 200)
+            let t9 = try #require(json(try c.postJSON("/mesas", #"{"nombre": "T9", "plazas": 4}"#, token: f.boss))["id"] as? Int)
+            #expect(try c.postJSON("/cuentas/\(cuenta)/mover", #"{"mesa_id": \#(t9)}"#, token: f.waiter).status == 200)
+            let lineas = try #require(json(try c.authed("GET", "/cuentas/\(cuenta)", f.waiter))["lineas"] as? [[String: Any]])
+            let tortilla = try #require(lineas.first { $0["plato_id"] as? Int == f.tortilla }?["id"] as? Int)
+            #expect(try c.postJSON("/cuentas/\(cuenta)/lineas/\(tortilla)/anular", #"{"motivo": "Se fueron"}"#, token: f.boss).status == 200)
+            cocina = try FakePrinter(port: port)
+            #expect(try eventually(20) { cocina.texts.count == 2 })
+            let sent = try #require(cocina.texts.first), voided = try #require(cocina.texts.last)
+            #expect(sent.contains("Cocina") && !sent.contains("Fogones") && sent.contains("Mesa T1") && sent.contains("2 x Tortilla")
+                    && !sent.contains("patatas") && sent.contains("Nota: poco hecha") && sent.contains("1 x Flan") && sent.contains("EN ESPERA"), "\(sent)")
+            // The void names the comanda it cancels as the kitchen has it on paper (Mesa T1), at the station as it is now.
+            #expect(voided.contains("ANULADO") && voided.contains("Fogones") && voided.contains("Mesa T1") && voided.contains("2 x Tortilla")
+                    && !voided.contains("patatas") && voided.contains("Motivo: Se fueron"), "\(voided)")
+        }
+    }
+
     @Test func paperOutHoldsJobsAndASilentPrinterStillPrints() throws {
         let cocina = try FakePrinter()
         defer { cocina.stop() }
