@@ -53,6 +53,23 @@ import Testing
         #expect(Copias.conservar(["notas.txt"], hoy: "2026-11-27", diarias: 30, mensuales: 72).isEmpty)
     }
 
+    @Test func sevenYearsOfDailyCopiesThinToThirtyDaysAndSeventyTwoMonths() throws {
+        var cal = Calendar(identifier: .gregorian)
+        cal.timeZone = TimeZone(secondsFromGMT: 0) ?? .current
+        let today = try #require(cal.date(from: DateComponents(year: 2026, month: 11, day: 27, hour: 12)))
+        var names: [String] = []
+        for back in 0..<(7 * 366) {
+            let c = cal.dateComponents([.year, .month, .day], from: try #require(cal.date(byAdding: .day, value: -back, to: today)))
+            names.append(String(format: "comanda-%04d-%02d-%02d-040000.sqlite", c.year ?? 0, c.month ?? 0, c.day ?? 0))
+        }
+        let kept = Copias.conservar(names, hoy: "2026-11-27", diarias: 30, mensuales: 72)
+        // The 30 days, and the 1st of each month from 2020-12 to 2026-11 (2026-11-01 is among the days).
+        #expect(kept.count == 30 + 72 - 1)
+        #expect(kept.filter { $0.hasSuffix("-01-040000.sqlite") }.count == 72)
+        #expect(kept.contains("comanda-2020-12-01-040000.sqlite") && !kept.contains("comanda-2020-11-01-040000.sqlite"))
+        #expect(kept.contains("comanda-2026-10-29-040000.sqlite") && !kept.contains("comanda-2026-10-28-040000.sqlite"))
+    }
+
     @Test func theScheduleKeepsTheLocalHourAcrossAChangeOfClocks() throws {
         let four = Copias.Hora.porDefecto
         // 2026-10-24 12:00 UTC (a Saturday): the clocks go back on the night of the 25th.
