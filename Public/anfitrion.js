@@ -100,6 +100,11 @@ function render(data) {
   document.getElementById("average").textContent = String(data.averageWaitMinutes);
 }
 
+/** The guest's link as the guest opens it: from `urlPublica` when set (a phone on mobile data cannot reach the tablet's local address). */
+let publica = null;
+Staff.settings.then(a => { publica = (a && a.urlPublica) || null; });
+function guestLink(path) { return new URL(path, publica || location.href).href; }
+
 /** The party's card: its quote and its guest link with Compartir. */
 function showAdded(party) {
   shown = party;
@@ -107,8 +112,8 @@ function showAdded(party) {
   document.getElementById("added-quote").textContent = party.quotedMinutes + " min";
   document.getElementById("added-basis").textContent = party.quoteBasis;
   const link = document.getElementById("added-link");
-  link.href = party.guestUrl;
-  link.textContent = new URL(party.guestUrl, location.href).href;
+  link.href = guestLink(party.guestUrl);
+  link.textContent = guestLink(party.guestUrl);
   document.getElementById("share-result").textContent = "";
   document.getElementById("added").hidden = false;
   // The link and Compartir in view at once, above the form.
@@ -122,7 +127,7 @@ async function showLink(id) {
 
 async function share() {
   if (!shown) return;
-  const url = new URL(shown.guestUrl, location.href).href;
+  const url = guestLink(shown.guestUrl);
   const result = document.getElementById("share-result");
   if (navigator.share) {
     try {

@@ -12,7 +12,9 @@ database, opens /display, and checks:
   (polling every 2 s would miss that most of the time);
 - the server is stopped: the "reconnecting" notice shows and the parties stay;
 - the server is started again on the same port: the notice goes away by
-  itself, the stream is back, and the next party appears within 1 s.
+  itself, the stream is back, and the next party appears within 1 s;
+- at 1920×1080 with 28 waiting: at least 12 shown in two columns, the rest
+  said as "y N más", nothing scrolls, and the estimate is the quotes' mean.
 The server is stopped by its PID.
 """
 import re
@@ -121,7 +123,30 @@ def check(server, driver):
     after = add_and_time(server, driver, "Después", 2)
     if after >= 1.0:
         fail(f"after the restart a party took {after:.2f} s to appear")
-    print(f"display-live-check: ok (parties shown {', '.join(f'{d * 1000:.0f} ms' for d in delays)} after the feed's answer; "
+    # The rush on the wall at 1920×1080: everyone waiting is there, in two columns, or said ("y N más"); nothing scrolls.
+    driver.set_window_size(1920, 1080)
+    driver.set_window_size(1920 + 1920 - driver.execute_script("return window.innerWidth"),
+                           1080 + 1080 - driver.execute_script("return window.innerHeight"))
+    for i in range(24):
+        server.call("POST", "/reservations", {"name": f"Grupo {i + 1:02d}", "size": 2 + i % 5}, server.token)
+    total = len(server.call("GET", "/reservations")[1]["reservations"]) - len(names(driver, "ready"))
+    WebDriverWait(driver, 5).until(lambda d: "Grupo 24" in d.page_source)
+    time.sleep(0.3)
+    shown = driver.execute_script("return [...document.querySelectorAll('#waiting li:not(.more):not([hidden])')].length")
+    more = driver.find_elements(By.CSS_SELECTOR, "#waiting li.more")
+    said = int(re.search(r"y (\d+) más", more[0].text).group(1)) if more else 0
+    if SHOT:
+        driver.save_screenshot(SHOT.replace(".png", "-lleno.png"))
+    if shown < 12 or shown + said != total:
+        fail(f"at 1920x1080 the wall shows {shown} of {total} waiting and says {said} more")
+    if driver.execute_script("return document.documentElement.scrollHeight > window.innerHeight"):
+        fail("the wall display scrolls")
+    quotes = [p["quotedMinutes"] for p in server.call("GET", "/reservations")[1]["reservations"] if not p["isReady"]]
+    expected = max(5, round(sum(quotes) / len(quotes) / 5) * 5)
+    estimate = driver.find_element(By.ID, "average").text
+    if estimate != f"Espera estimada {expected} min":
+        fail(f"the estimate says {estimate!r}, the quotes {expected} min")
+    print(f"display-live-check: ok ({shown} of {total} waiting on the wall at 1920x1080, 'y {said} más'; parties shown {', '.join(f'{d * 1000:.0f} ms' for d in delays)} after the feed's answer; "
           f"notice while stopped; recovered {recovered:.1f} s after the restart; then {after * 1000:.0f} ms)")
 
 

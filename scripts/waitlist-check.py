@@ -38,7 +38,9 @@ def names(driver):
     return [li.find_element(By.CSS_SELECTOR, ".who .name").text for li in party_items(driver)]
 
 
-with Server(BIN, "sala", "anfitrion", "secreto-de-sala") as server:
+# The guests' links start with the restaurant's public address (a guest on mobile data cannot reach the tablet's).
+PUBLICA = "https://casa-pepe.example"
+with Server(BIN, "sala", "anfitrion", "secreto-de-sala", COMANDA_URL_PUBLICA=PUBLICA) as server:
     host = browser()
     guest = browser()
     guest.set_window_size(412, 900)
@@ -68,8 +70,10 @@ with Server(BIN, "sala", "anfitrion", "secreto-de-sala") as server:
         if quote != "20 min":
             fail(f"with one party of 3-4 ahead and no history the quote is 20 min; shows {quote!r}")
         link = card.find_element(By.ID, "added-link").get_attribute("href")
-        if "/espera/" not in link or not card.find_element(By.ID, "added-basis").text:
-            fail(f"no guest link or basis on the card: {card.text!r}")
+        if not link.startswith(PUBLICA + "/espera/") or not card.find_element(By.ID, "added-basis").text:
+            fail(f"no guest link from urlPublica ({link!r}) or no basis on the card: {card.text!r}")
+        if card.find_element(By.ID, "added-link").text != link:
+            fail(f"the link shown is not the one given: {card.find_element(By.ID, 'added-link').text!r}")
         # At 1280×800, the link and Compartir are on screen without scrolling.
         for element_id in ["added-link", "share"]:
             inside = host.execute_script(
@@ -81,8 +85,8 @@ with Server(BIN, "sala", "anfitrion", "secreto-de-sala") as server:
         WebDriverWait(host, 5).until(lambda d: d.find_element(By.ID, "share-result").text)
         wait.until(lambda d: "Ana María" in names(d))
 
-        # The guest's page at that link: third in line, by arrival.
-        guest.get(link)
+        # The guest's page at that link (the public name is the proxy's; here the server itself): third in line, by arrival.
+        guest.get(server.base + link[len(PUBLICA):])
         gwait = WebDriverWait(guest, 10)
         gwait.until(EC.visibility_of_element_located((By.ID, "waiting")))
         if guest.find_element(By.ID, "name").text != "Ana María":

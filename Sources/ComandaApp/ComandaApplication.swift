@@ -104,7 +104,7 @@ public final class ComandaApplication: HTTPResponder {
         let document = APIDescriptionRoutes.Document()
         let features: [any Feature] = [
             HealthRoutes(),
-            SettingsRoutes(nombreRestaurante: c.nombreRestaurante, zonaHoraria: c.zonaHoraria, cierreDia: c.cierreDia),
+            SettingsRoutes(nombreRestaurante: c.nombreRestaurante, zonaHoraria: c.zonaHoraria, cierreDia: c.cierreDia, urlPublica: c.urlPublica),
             MetricsRoutes(metrics: metrics),
             CopiasRoutes(copiador: copiador, now: now),
             APIDescriptionRoutes(document: document),

@@ -77,7 +77,7 @@ import Testing
         defer { server.stop() }
         let c = try TestClient(port: server.port)
         let ajustes = try c.request("GET", "/ajustes")
-        #expect(ajustes.status == 200 && ajustes.text == #"{"cierreDia":"00:00","nombreRestaurante":"Casa Pepe","zonaHoraria":"Europe/Madrid"}"#, "\(ajustes.text)")
+        #expect(ajustes.status == 200 && ajustes.text == #"{"cierreDia":"00:00","nombreRestaurante":"Casa Pepe","urlPublica":null,"zonaHoraria":"Europe/Madrid"}"#, "\(ajustes.text)")
         let icon = try c.request("GET", "/favicon.ico")
         #expect(icon.status == 200 && icon.header("Content-Type") == "image/x-icon" && Array(icon.body.prefix(4)) == [0, 0, 1, 0])
         let bare = try c.request("GET", "/espera")
