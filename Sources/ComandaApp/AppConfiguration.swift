@@ -643,6 +643,22 @@ public struct AppConfiguration: Sendable, Equatable {
         }
     }
 
+    /// What the restaurant's staff and owner set, said once at start (the
+    /// log's first lines): the restaurant, its zone and the time there, the
+    /// company, the guests' address, the backups.
+    public func startLines(now: Int64) -> [String] {
+        let zone = TimeZone(identifier: zonaHoraria) ?? .current
+        var lines = ["restaurant \(nombreRestaurante.debugDescription), zone \(zonaHoraria) (it is \(LocalTime.dayAndMinute(now, zone: zone)) there; "
+                     + "the log's times are that zone's), business day closing at \(String(format: "%02d:%02d", cierreDia / 60, cierreDia % 60))"]
+        lines.append(empresa.map { "company \($0.nif) \($0.razonSocial.debugDescription): invoices \(serieFacturas)… and full invoices \(serieFacturasCompletas)…" }
+                     ?? "no company set (empresa.nif): no invoices are issued")
+        lines.append(urlPublica.map { "guests' links (tables' QR codes, waitlist links) start with \($0)" }
+                     ?? "no public address (urlPublica): guests' links use the address each page was opened at")
+        lines.append(copiasCarpetas.isEmpty ? "backups: no folder set (copias.carpetas)"
+                     : "backups into \(copiasCarpetas.joined(separator: ", ")) daily at \(copiasHora.texto), \(copiasDiarias) daily and \(copiasMensuales) monthly kept")
+        return lines
+    }
+
     /// The names of the environment variables, for `--help` and the docs.
     public static var environmentVariables: [String] { settings.map(\.environmentName) }
 }

@@ -450,6 +450,25 @@ extension AppDatabase {
         try read { db in try Self.verificarCadena(db) }
     }
 
+    /// The chain of the database in the file at `path`, opened read-only and
+    /// never migrated (a copy is read as it is; nothing is written beside it).
+    public static func verificarCadena(archivo path: String) throws(StoreError) -> (count: Int, firstBad: Int64?) {
+        do {
+            var config = Configuration()
+            config.readonly = true
+            let queue = try DatabaseQueue(path: path, configuration: config)
+            defer { try? queue.close() }
+            return try queue.read { db in
+                guard try db.tableExists("registro") else { throw StoreError(message: "\(path) is not a comanda database") }
+                return try verificarCadena(db)
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(error)
+        }
+    }
+
     /// The chain recomputed on `db` (a copy's connection, or this database's).
     static func verificarCadena(_ db: Database) throws -> (count: Int, firstBad: Int64?) {
         do {

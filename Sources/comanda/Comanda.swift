@@ -75,8 +75,11 @@ struct CommonOptions: ParsableArguments {
         }
         if existed {
             logger?.notice("database \(path)")
+        } else if let logger {
+            logger.notice("database \(path): a new one, created now (no staff, a new host key)")
         } else {
-            logger?.notice("database \(path): a new one, created now (no staff, a new host key)")
+            // A command run in the wrong folder must not seem to have worked on the restaurant's database.
+            FileHandle.standardError.write(Data("comanda: no database was at \(path): a new one was created there (to use the restaurant's, run this where it is or give --database FILE)\n".utf8))
         }
         return database
     }
@@ -105,7 +108,16 @@ func fail(_ line: String) -> Never {
 
 /// `comanda serve`: runs the HTTP server until SIGTERM or SIGINT.
 struct Serve: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run the server (the default subcommand).")
+    static let configuration = CommandConfiguration(
+        abstract: "Run the server (the default subcommand).",
+        discussion: """
+            Every setting comes from the configuration file (--config), the environment or a flag (a flag beats \
+            the environment, which beats the file); the README's Configuration table says what each means. \
+            Those that matter most: COMANDA_ZONA_HORARIA, COMANDA_NOMBRE_RESTAURANTE, COMANDA_EMPRESA_NIF, \
+            COMANDA_URL_PUBLICA, COMANDA_COPIAS_CARPETAS, COMANDA_VERIFACTU_ENVIO. All of them:
+
+            """ + AppConfiguration.environmentVariables.joined(separator: ", ")
+    )
 
     @OptionGroup var common: CommonOptions
 
@@ -129,6 +141,10 @@ struct Serve: ParsableCommand {
         if let port { flags.append(("port", port)) }
         if let publicFolder { flags.append(("public", publicFolder)) }
         let configuration = common.load(extraFlags: flags)
+        // The log's times in the restaurant's zone, as the pages show them (every time the code
+        // shows is in an explicit zone; only the log's timestamps follow the process's).
+        setenv("TZ", configuration.zonaHoraria, 1)
+        tzset()
         let level = configuration.logLevel
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -194,6 +210,7 @@ struct Serve: ParsableCommand {
         logger.notice("limits per client address: \(http.maxConnectionsPerClient == 0 ? "no connection limit" : "\(http.maxConnectionsPerClient) connections"), bodies at least \(http.minBodyBytesPerSecond) B/s after \(http.bodyRateGracePeriod) s; trusted (no connection limit, X-Forwarded-For believed): \(trusted)")
         let everywhere = ["0.0.0.0", "::", "[::]"].contains(configuration.http.host)
         let hostAddress = everywhere ? "THIS-MACHINE-ADDRESS" : configuration.http.host
+        for line in configuration.startLines(now: Int64(Date().timeIntervalSince1970)) { logger.notice("\(line)") }
         logger.notice("\(configuration.verifactuLogLine(now: Int64(Date().timeIntervalSince1970)))")
         logger.notice("RestaurantQueue host app base URL: http://\(hostAddress):\(port)\(application.queueHostPath)")
         // The signals are handled before the first request can be answered: a
@@ -480,9 +497,13 @@ struct Verifactu: ParsableCommand {
 
         func run() throws {
             let configuration = common.load()
-            let database = common.openDatabase(configuration, mustExist: true)
+            let path = URL(fileURLWithPath: configuration.database).standardizedFileURL.path
+            guard FileManager.default.fileExists(atPath: path) else {
+                fail("no database at \(path): run this where the database is, or give --database FILE (or COMANDA_DATABASE)")
+            }
             do {
-                let (count, firstBad) = try database.verificarCadena()
+                // Read-only, never migrated: a backup is checked as it is and nothing is left beside it.
+                let (count, firstBad) = try AppDatabase.verificarCadena(archivo: path)
                 if let firstBad {
                     print("registro \(firstBad): la huella no coincide; la cadena está rota desde ahí (\(count) registros leídos)")
                     throw ExitCode(1)
@@ -491,7 +512,7 @@ struct Verifactu: ParsableCommand {
             } catch let exit as ExitCode {
                 throw exit
             } catch {
-                fail("\(error)")
+                fail("cannot check \(path): \(CommonOptions.plainWords("\(error)", path: path, existed: true))")
             }
         }
     }
