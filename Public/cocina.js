@@ -3,7 +3,10 @@
 // comandas once fired (marchada with the orders being cooked, preparada with
 // the ready ones until the waiter serves them), oldest first, each with its
 // number or table and course, the minutes since, its lines with options and
-// notes (voided lines struck through) and the buttons for its next moves.
+// notes (voided lines struck through) and the buttons for its next moves;
+// the tables' held courses greyed under their table (what is coming), online
+// orders told apart from tables ("Pedido #12 · Online", "Mesa 12"), and above
+// it all the rush's all-day count of what is fired and not ready.
 // Follows GET /cocina/eventos (a snapshot, the comandas, then each order and
 // comanda as it moves), polling GET /cocina/pedidos and /cocina/comandas
 // every 2 s with If-None-Match while the stream is down; a new order or
@@ -43,7 +46,8 @@ function card(pedido, nowMs) {
   const isNew = pedido.estado === "realizado" && fresh.has(pedido.id);
   if (isNew) c.classList.add("nuevo");
   const top = Staff.el("div", "top");
-  top.append(Staff.el("span", "num", "#" + pedido.id));
+  // An online order never looks like a table: "Pedido #12" with its tag, a table's comanda "Mesa 12".
+  top.append(Staff.el("span", "num", "Pedido #" + pedido.id), Staff.el("span", "kind online", "Online"));
   if (isNew) top.append(Staff.el("span", "badge", "NUEVO"));
   const placed = Date.parse(pedido.fecha);
   top.append(Staff.el("span", "since", "hace " + Math.max(0, minutesBetween(placed, nowMs)) + " min · " + Staff.clock(new Date(placed))));
@@ -76,7 +80,7 @@ function comandaCard(c, nowMs) {
   card.dataset.comanda = String(c.id);
   if (fresh.has("c" + c.id)) card.classList.add("nuevo");
   const top = Staff.el("div", "top");
-  top.append(Staff.el("span", "num", c.mesa), Staff.el("span", "course", CURSOS[c.curso - 1]));
+  top.append(Staff.el("span", "num", "Mesa " + c.mesa), Staff.el("span", "course", CURSOS[c.curso - 1]));
   const fired = Date.parse(c.marchada);
   card.append(top, Staff.el("div", "who", "Comanda " + c.id + (c.camarero ? " · " + c.camarero.nombre : "")
     + " · hace " + Math.max(0, minutesBetween(fired, nowMs)) + " min · " + Staff.clock(new Date(fired))));
@@ -89,6 +93,65 @@ function comandaCard(c, nowMs) {
   buttons.append(button("Ticket", "quiet", () => showTicket("/cocina/comandas/" + c.id + "/ticket")));
   card.append(buttons);
   return card;
+}
+
+/** A held course (en espera): greyed under its table, what is coming, no buttons. */
+function heldCard(c, alone) {
+  const card = Staff.el("article", "card comanda espera");
+  card.dataset.comanda = String(c.id);
+  const top = Staff.el("div", "top");
+  // Under its table's card the table goes without saying; on its own it is named.
+  if (alone) top.append(Staff.el("span", "num", "Mesa " + c.mesa));
+  top.append(Staff.el("span", "course", CURSOS[c.curso - 1]), Staff.el("span", "kind held", "EN ESPERA"));
+  const ul = Staff.el("ul");
+  ul.append(...c.lineas.filter(l => l.estado !== "anulada").map(lineItem));
+  card.append(top, ul);
+  return card;
+}
+
+/** What is fired and not ready yet, dish by dish ("6 × Paella"): the rush's all-day count. */
+function drawAllDay() {
+  const counts = new Map();
+  const add = (nombre, cantidad) => counts.set(nombre, (counts.get(nombre) || 0) + cantidad);
+  for (const c of comandas) if (c.estado === "marchada") for (const l of c.lineas) if (l.estado !== "anulada") add(l.nombre, l.cantidad);
+  for (const p of current) if (p.estado === "aceptado") for (const l of p.lineas) add(l.nombre, l.cantidad);
+  const bar = document.getElementById("todo-el-dia");
+  const items = [...counts].sort((a, b) => (b[1] - a[1]) || a[0].localeCompare(b[0], "es"));
+  bar.hidden = items.length === 0;
+  const list = document.getElementById("todo-el-dia-lista");
+  list.replaceChildren(...items.map(([nombre, n]) => {
+    const li = Staff.el("li");
+    li.append(Staff.el("span", "qty", n + " ×"), document.createTextNode(nombre));
+    return li;
+  }));
+}
+
+let held = [];            // the tables' held courses (en_espera), greyed under their table
+let heldTimer = null;
+/** The held courses, read again shortly after any comanda moves (a send holds later courses; a fire releases one). */
+function refreshHeld() {
+  if (heldTimer) return;
+  heldTimer = setTimeout(async () => {
+    heldTimer = null;
+    try { held = await Staff.api("GET", "/cocina/comandas?estado=en_espera"); draw(); } catch (e) { /* kept as it was */ }
+  }, 150);
+}
+
+/** The cooking column's cards, each table's held courses greyed under its last card cooking (one block, so
+ * they stay together as the cards flow side by side); a table with nothing cooking gets its held ones at the end. */
+function withHeld(nodes, cooking) {
+  const pending = held.filter(h => !cooking.some(c => c.id === h.id));
+  const out = nodes.map(node => {
+    const c = cooking.find(x => String(x.id) === node.dataset.comanda);
+    const lastOfTable = c && !cooking.some(x => x.cuenta_id === c.cuenta_id && Date.parse(x.marchada) > Date.parse(c.marchada));
+    const mine = lastOfTable ? pending.filter(h => h.cuenta_id === c.cuenta_id) : [];
+    if (mine.length === 0) return node;
+    const block = Staff.el("div", "mesa-bloque");
+    block.append(node, ...mine.map(h => heldCard(h, false)));
+    mine.forEach(h => pending.splice(pending.indexOf(h), 1));
+    return block;
+  });
+  return out.concat(pending.map(h => heldCard(h, true)));
 }
 
 function render(list) {
@@ -106,6 +169,7 @@ function renderComandas(list) {
     arrived.forEach(c => { seenComandas.add(c.id); fresh.set("c" + c.id, nowMs); });
     if (arrived.length > 0) chime();
   }
+  refreshHeld();
   draw();
 }
 
@@ -137,10 +201,13 @@ function draw() {
       .concat(tables[estado].map(c => ({ at: Date.parse(c.marchada), node: () => comandaCard(c, nowMs) })))
       .sort((a, b) => a.at - b.at);
     const column = document.getElementById("col-" + estado);
-    column.replaceChildren(...items.map(i => i.node()));
-    if (items.length === 0) column.replaceChildren(Staff.el("div", "empty", "—"));
+    let nodes = items.map(i => i.node());
+    if (estado === "aceptado") nodes = withHeld(nodes, tables.aceptado);
+    column.replaceChildren(...nodes);
+    if (nodes.length === 0) column.replaceChildren(Staff.el("div", "empty", "—"));
     document.getElementById("count-" + estado).textContent = items.length ? "(" + items.length + ")" : "";
   }
+  drawAllDay();
 }
 
 function showError(e) {
@@ -258,7 +325,7 @@ showSound();
 function tickClock() { document.getElementById("clock").textContent = Staff.clock(new Date()); }
 tickClock();
 setInterval(tickClock, 1000);
-setInterval(() => { if (current.length || comandas.length) draw(); }, 15000);
+setInterval(() => { refreshHeld(); if (current.length || comandas.length) draw(); }, 15000);
 
 Staff.login(["cocina", "gerente"], () => {
   seen = null;

@@ -10,7 +10,10 @@ API, and checks: the card appears within 1 s (the board follows
 *Aceptar* with 15 minutes makes the API say `aceptado` with `listo_estimado`
 15 minutes after the move, *Listo* and *Entregado* move it on and off the
 board, the notice shows when the server stops, and when it starts again the
-board reconnects by itself and shows the next order within 1 s. Saves a screenshot of a
+board reconnects by itself and shows the next order within 1 s. At the
+kitchen's 1280x800, four tables each with a course fired and one held: every
+comanda on screen with no page scroll, the held ones greyed under their
+table, the all-day count of what is fired. Saves screenshots of that and of a
 board with several orders. The server is stopped by its PID.
 """
 import os
@@ -95,6 +98,51 @@ def check(server):
         wait.until(EC.invisibility_of_element_located((By.CSS_SELECTOR, f".card[data-id='{order}']")))
         if call("GET", f"/cocina/pedidos/{order}", token=cook)[1]["estado"] != "entregado":
             fail("the API does not say entregado")
+
+        # The rush at the kitchen's screen (1280x800): four tables, each with its first course fired and its
+        # second held. Every comanda on screen without scrolling the page, the held ones greyed under their
+        # table, the tables told apart from online orders, and the all-day count of what is fired.
+        driver.set_window_size(1280, 800)
+        driver.set_window_size(1280 + 1280 - driver.execute_script("return window.innerWidth"),
+                               800 + 800 - driver.execute_script("return window.innerHeight"))
+        server.create_staff("jefa", "gerente", "jefa-de-sala-1")
+        boss = call("POST", "/sesiones", {"login": "jefa", "password": "jefa-de-sala-1"})[1]["token"]
+        platos = {p["nombre"]: p["id"] for p in call("GET", "/platos")[1]}
+        dishes = list(platos.values())
+        for i in range(4):
+            mesa = call("POST", "/mesas", {"nombre": f"{i + 1}", "plazas": 4}, boss)[1]["id"]
+            cuenta = call("POST", f"/mesas/{mesa}/sentar", {"comensales": 4}, boss)[1]["id"]
+            for plato, cantidad, curso in [(dishes[0], 1, 1), (dishes[3 + i], 2, 1), (dishes[20 + i], 1, 2)]:
+                call("POST", f"/cuentas/{cuenta}/lineas", {"plato_id": plato, "cantidad": cantidad, "curso": curso}, boss)
+            if call("POST", f"/cuentas/{cuenta}/enviar", {}, boss)[0] != 200:
+                fail("a table's comanda could not be sent")
+        WebDriverWait(driver, 5).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#col-aceptado .card.comanda:not(.espera)")) == 4
+                                       and len(d.find_elements(By.CSS_SELECTOR, "#col-aceptado .card.espera")) == 4)
+        time.sleep(0.3)
+        if SHOT:
+            driver.save_screenshot(os.path.join(os.path.dirname(SHOT) or ".", "cocina-mesas.png"))
+        if driver.execute_script("return document.documentElement.scrollHeight > window.innerHeight + 1"):
+            fail(f"with four tables the board is {driver.execute_script('return document.documentElement.scrollHeight')} px tall at 1280x800")
+        for card in driver.find_elements(By.CSS_SELECTOR, "#board .card.comanda"):
+            r = driver.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.top, r.bottom, r.left, r.right];", card)
+            if r[0] < 0 or r[1] > 800 or r[2] < 0 or r[3] > 1280:
+                fail(f"a comanda is off the screen: {card.text!r} at {r}")
+        held = driver.find_elements(By.CSS_SELECTOR, "#col-aceptado .card.espera")
+        if not all("EN ESPERA" in h.text and "Segundos" in h.text for h in held) or float(held[0].value_of_css_property("opacity")) >= 1:
+            fail(f"the held courses are not shown greyed as held: {[h.text for h in held]}")
+        # Each held course right under its table's fired one, in one block.
+        blocks = driver.find_elements(By.CSS_SELECTOR, "#col-aceptado > .mesa-bloque")
+        if [b.find_element(By.CSS_SELECTOR, ".card:not(.espera) .num").text for b in blocks] != [f"Mesa {n}" for n in "1234"] \
+                or not all(len(b.find_elements(By.CSS_SELECTOR, ".card.espera")) == 1 for b in blocks):
+            fail(f"the held courses are not under their tables: {[b.text for b in blocks]}")
+        for b in blocks:
+            fired, waiting = b.find_element(By.CSS_SELECTOR, ".card:not(.espera)"), b.find_element(By.CSS_SELECTOR, ".card.espera")
+            if waiting.rect["y"] < fired.rect["y"] + fired.rect["height"] - 1:
+                fail("a held course is not under its table's card")
+        allday = driver.find_element(By.ID, "todo-el-dia").text
+        first = next(n for n, i in platos.items() if i == dishes[0])
+        if f"4 ×{first}" not in allday.replace("× ", "×") or "por hacer" not in allday.lower():
+            fail(f"the all-day count does not say 4 × {first}: {allday!r}")
 
         # A busy board for the screenshot: new, in preparation (one late), ready.
         others = [place(customers[1], [(2, 1), (9, 2), (41, 2)]), place(customers[2], [(5, 3)]),
