@@ -21,8 +21,13 @@ window.Mesa = (() => {
     document.title = "Mesa " + v.mesa + " · La carta";
     const c = v.cuenta;
     document.body.classList.toggle("sin-cuenta", !c);
+    // A check this phone has seen here is remembered a while: when the table is freed after paying,
+    // the guest still looking at the page is thanked, not told the table is not open.
+    if (c && c.lineas.length > 0) localStorage.setItem(seenKey, String(Date.now()));
     if (!c) {
-      $("mesa-estado").textContent = "Aquí tiene la carta. Podrá pedir desde aquí cuando el camarero abra la mesa.";
+      $("mesa-estado").textContent = recentlyHere()
+        ? "¡Gracias por su visita! Aquí tiene la carta; para pedir otra vez, avise al camarero."
+        : "Aquí tiene la carta. Podrá pedir desde aquí cuando el camarero abra la mesa.";
       $("mesa-lineas").replaceChildren();
       $("mesa-total-fila").hidden = $("pide-cuenta").hidden = true;
       return;
@@ -49,10 +54,15 @@ window.Mesa = (() => {
     $("pide-cuenta").textContent = c.pide_cuenta ? "Cuenta pedida ✓" : "Pedir la cuenta";
   }
 
+  const seenKey = "comanda.mesa.visto." + base;
+  /** This phone followed a check at this table in the last 3 hours. */
+  function recentlyHere() { return Date.now() - Number(localStorage.getItem(seenKey) || 0) < 3 * 3600 * 1000; }
+
   function problem(status, error) {
     const code = error && error.code;
     return status === 404 ? "Este enlace ya no es válido: pida la carta al camarero."
-      : code === "mesa_sin_cuenta" ? "La mesa todavía no está abierta: avise al camarero."
+      : code === "mesa_sin_cuenta" ? (recentlyHere() ? "Su cuenta ya está cerrada: para pedir otra vez, avise al camarero."
+                                                     : "La mesa todavía no está abierta: avise al camarero.")
       : code === "demasiadas_lineas" ? "Ya hay muchos platos esperando al camarero: enseguida viene a confirmarlos."
       : code === "plato_agotado" ? "Ese plato se acaba de agotar."
       : code === "cuenta_cerrada" ? "La cuenta ya está cerrada."

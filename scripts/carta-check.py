@@ -35,7 +35,7 @@ def names(driver):
     return [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#carta article .nombre")]
 
 
-with Server(BIN, "jefa", "gerente", "secreto-de-carta", COMANDA_NOMBRE_RESTAURANTE="Casa Pepe") as server:
+with Server(BIN, "jefa", "gerente", "secreto-de-carta", COMANDA_NOMBRE_RESTAURANTE="Casa Pepe", COMANDA_EMPRESA_NIF="B12345674") as server:
     status, _ = server.call("POST", "/platos", {"nombre": HOSTILE, "descripcion": "", "precio": 1.5, "tipo": "Entrantes"}, token=server.token)
     if status != 201:
         fail(f"creating the hostile dish answered {status}")
@@ -81,6 +81,21 @@ with Server(BIN, "jefa", "gerente", "secreto-de-carta", COMANDA_NOMBRE_RESTAURAN
         wait.until(lambda d: "Croquetas de jamón" not in names(d))
         if "Pimientos de Padrón" not in names(phone):
             fail("a dish without gluten went away with 'sin gluten'")
+        # With the allergens open, the menu they filter stays in sight as the guest scrolls (390x844).
+        phone.execute_script("window.scrollBy(0, 700)")
+        time.sleep(0.2)
+        covered = phone.execute_script("""
+            const f = document.querySelector('.filters').getBoundingClientRect();
+            const shown = [...document.querySelectorAll('#carta article.plato')].filter(a => {
+              const r = a.getBoundingClientRect();
+              if (r.bottom <= 0 || r.top >= innerHeight) return false;
+              const y = Math.min(Math.max(r.top + 10, 0), innerHeight - 1);
+              return a.contains(document.elementFromPoint(r.left + r.width / 2, y));
+            });
+            return [Math.max(0, Math.min(f.bottom, innerHeight)), shown.length];""")
+        if covered[1] < 2 or covered[0] > 844 / 2:
+            fail(f"with the allergens open the panel covers {covered[0]:.0f} px of 844 and {covered[1]} dishes are in sight")
+        phone.execute_script("window.scrollTo(0, 0)")
         phone.find_element(By.XPATH, "//div[@id='sin']//label[input[@value='gluten']]").click()
         wait.until(lambda d: "Croquetas de jamón" in names(d))
         # Apio is only a trace of the patatas bravas: they stay until traces are excluded too.
@@ -206,10 +221,19 @@ with Server(BIN, "jefa", "gerente", "secreto-de-carta", COMANDA_NOMBRE_RESTAURAN
         wait.until(lambda d: d.find_element(By.ID, "check-calls").is_displayed())
         if "Pide la cuenta" not in phone.find_element(By.ID, "check-calls").text:
             fail("the waiter's check does not show the bill was asked for")
+        # Paid and the table freed: the guest still on the table's page is thanked, with the menu, not told it is closed.
+        status, paid = server.call("POST", f"/cuentas/{cuenta['id']}/cobros", {"metodo": "tarjeta"}, token=server.token)
+        if status != 201 or server.call("POST", f"/mesas/{mesa['id']}/liberar", {}, token=server.token)[0] != 200:
+            fail(f"paying and freeing the table answered {status} {paid}")
+        phone.get(scanned)
+        wait.until(lambda d: d.find_element(By.ID, "mesa-nombre").text == "T5" and len(names(d)) > 40)
+        thanks = phone.find_element(By.ID, "mesa-estado").text
+        if "Gracias por su visita" not in thanks or "no está abierta" in thanks:
+            fail(f"after paying the table's page says {thanks!r}")
         print(f"carta-check: ok ({total} dishes by category; 'jamon' finds {len(found)} with accents; sin gluten; traces excluded "
               f"on request; sold out shown; the restaurant's name; names as text; the steak's required option asked; registered, "
               f"checked out, and shown accepted with its time {accepted * 1000:.0f} ms after the kitchen accepted; {width} px wide on a 390 px phone; "
               f"the table's QR code read by zbarimg and opened; its page: closed until seated, a dish with a note added, shown in the kitchen {sent * 1000:.0f} ms after the waiter "
-              f"sent it, {table_width} px wide; 'Pide la cuenta' on the waiter's tile and check)")
+              f"sent it, {table_width} px wide; 'Pide la cuenta' on the waiter's tile and check; thanked after paying)")
     finally:
         phone.quit()
