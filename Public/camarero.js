@@ -134,6 +134,7 @@ function lineRow(l) {
 }
 
 function renderCheck() {
+  if (shown && reopened.delete(shown.id)) renderNeeds();
   const lines = $("lines");
   if (!shown) {
     const mesa = mesaOf(mesaID);
@@ -591,6 +592,10 @@ $("unir").addEventListener("click", () => openMesas("unir"));
 
 // The checks' stream: the open ones on connect, then each changed one.
 function allChecks(list) {
+  // A check gone from the open ones has closed; back among them, it was reopened (a manager's void).
+  const open = new Set(list.map(c => c.id));
+  for (const id of checks.keys()) if (!open.has(id)) closedChecks.add(id);
+  for (const c of list) if (closedChecks.has(c.id)) { closedChecks.delete(c.id); reopened.set(c.id, Date.now()); }
   checks.clear();
   for (const c of list) checks.set(c.id, c);
   if (shown && checks.has(shown.id)) { shown = checks.get(shown.id); renderCheck(); }
@@ -601,6 +606,9 @@ function allChecks(list) {
 function oneCheck(c) {
   // A check too big for one event comes as {id, cambiada}: fetched whole.
   if (c.cambiada) { Staff.api("GET", "/cuentas/" + c.id).then(oneCheck, () => {}); return; }
+  // Paid and then open again (the manager voided its invoice): the waiter is told.
+  if (c.estado === "abierta" && closedChecks.has(c.id)) { closedChecks.delete(c.id); reopened.set(c.id, Date.now()); }
+  if (c.estado !== "abierta") closedChecks.add(c.id);
   if (c.estado === "abierta") checks.set(c.id, c); else checks.delete(c.id);
   if (shown && shown.id === c.id) { shown = c; renderCheck(); }
   markFloor();
@@ -615,9 +623,72 @@ function guestCalls(c) {
   return calls;
 }
 
+/** Food the kitchen has ready for the table: the dishes waiting at the pass. */
+function readyFood(c) {
+  return c.lineas.filter(l => l.estado === "preparada").reduce((n, l) => n + l.cantidad, 0);
+}
+
+// What needs the waiter, on any screen of the page: ready food, a guest calling, a check reopened.
+// A new one buzzes (navigator.vibrate) and, if the waiter turned it on, chimes.
+const reopened = new Map();      // check id → when it was reopened (a manager's void of its invoice)
+const closedChecks = new Set();  // checks seen closing, to tell a reopening
+let alerted = null;              // the keys of what was already announced (null until the first lists)
+let soundOn = localStorage.getItem("comanda.camarero.sonido") === "si";
+
+/** Each table's needs now: [{mesa, cuenta, kind, text}], oldest table first. */
+function needs() {
+  const out = [];
+  for (const c of checks.values()) {
+    const mesa = c.mesa;
+    const food = readyFood(c);
+    if (food) out.push({ cuenta: c.id, mesa, kind: "lista", key: "lista:" + c.id + ":" + food, text: "✔ " + (food === 1 ? "1 plato listo" : food + " platos listos") });
+    if (c.pide_cuenta && c.estado === "abierta") out.push({ cuenta: c.id, mesa, kind: "cuenta", key: "cuenta:" + c.id, text: "€ Pide la cuenta" });
+    const nuevas = c.lineas.filter(l => l.origen === "cliente" && l.estado === "pendiente").length;
+    if (nuevas) out.push({ cuenta: c.id, mesa, kind: "cliente", key: "cliente:" + c.id + ":" + nuevas, text: "✎ Pide desde la mesa" });
+    if (reopened.has(c.id)) out.push({ cuenta: c.id, mesa, kind: "reabierta", key: "reabierta:" + c.id, text: "↺ Cuenta reabierta" });
+  }
+  return out;
+}
+
+/** The bar of what needs the waiter, above every screen; each item opens its check. */
+function renderNeeds() {
+  const list = needs();
+  const bar = $("avisos");
+  const here = shown ? shown.id : null;
+  const others = list.filter(n => n.cuenta !== here);
+  bar.hidden = others.length === 0;
+  bar.replaceChildren(...others.map(n => {
+    const b = Staff.button("", "aviso " + n.kind, () => { reopened.delete(n.cuenta); location.hash = "#cuenta-" + n.cuenta; });
+    b.append(Staff.el("strong", null, n.mesa), " ", n.text);
+    return b;
+  }));
+  const keys = new Set(list.map(n => n.key));
+  if (alerted !== null && [...keys].some(k => !alerted.has(k))) announce();
+  alerted = keys;
+}
+
+function announce() {
+  try { if (navigator.vibrate) navigator.vibrate([120, 80, 120]); } catch (e) { /* no vibration here */ }
+  if (soundOn) Staff.chime();
+}
+
+function showSound() {
+  $("sonido").textContent = soundOn ? "♪ sí" : "♪ no";
+  $("sonido").setAttribute("aria-label", soundOn ? "Sonido de avisos: sí" : "Sonido de avisos: no");
+  $("sonido").setAttribute("aria-pressed", String(soundOn));
+}
+$("sonido").addEventListener("click", () => {
+  soundOn = !soundOn;
+  localStorage.setItem("comanda.camarero.sonido", soundOn ? "si" : "no");
+  showSound();
+  if (soundOn) Staff.chime();
+});
+showSound();
+
 /** The floor's tiles marked with their guests' calls (the floor itself does not carry checks),
  *  and below them the open checks that no table holds. */
 function markFloor() {
+  renderNeeds();
   const loose = mesaID === null && sueltaID === null ? looseChecks() : [];
   $("loose").hidden = loose.length === 0;
   $("loose-list").replaceChildren(...loose.map(c => {
@@ -631,12 +702,21 @@ function markFloor() {
     const mesa = Floor.byID(Number(tile.dataset.id));
     const c = mesa && mesa.cuenta_id && !mesa.unida_a ? checks.get(mesa.cuenta_id) : null;
     const calls = c ? guestCalls(c) : [];
+    const food = c ? readyFood(c) : 0;
+    // Ready food: its own mark, an icon and words, not a colour alone.
+    let ready = tile.querySelector(".ready-food");
+    tile.classList.toggle("food-ready", food > 0);
+    if (food) {
+      if (!ready) { ready = Staff.el("span", "ready-food"); tile.append(ready); }
+      ready.textContent = "✔ " + (food === 1 ? "1 plato listo" : food + " platos listos");
+    } else if (ready) ready.remove();
     let badge = tile.querySelector(".calls");
     tile.classList.toggle("calling", calls.length > 0);
+    const said = [...(food ? [food === 1 ? "1 plato listo" : food + " platos listos"] : []), ...calls];
+    if (mesa) tile.setAttribute("aria-label", "Mesa " + mesa.nombre + ", " + Floor.stateText(mesa) + (said.length ? ", " + said.join(", ") : ""));
     if (!calls.length) { if (badge) badge.remove(); continue; }
     if (!badge) { badge = Staff.el("span", "calls"); tile.append(badge); }
-    badge.textContent = calls.join(" · ");
-    tile.setAttribute("aria-label", "Mesa " + mesa.nombre + ", " + Floor.stateText(mesa) + ", " + calls.join(", "));
+    badge.textContent = "€ " + calls.join(" · ");
   }
 }
 

@@ -291,24 +291,9 @@ document.getElementById("ticket-print").addEventListener("click", () => {
 });
 for (const b of document.querySelectorAll("dialog [data-close]")) b.addEventListener("click", () => b.closest("dialog").close());
 
-// A short two-tone chime through Web Audio (no file to load); the cook can switch it off.
+// The chime (Staff.chime) when something new arrives; the cook can switch it off.
 let soundOn = localStorage.getItem("comanda.cocina.sonido") !== "no";
-let audio = null;
-function chime() {
-  if (!soundOn) return;
-  try {
-    audio = audio || new AudioContext();
-    [0, 0.18].forEach((delay, i) => {
-      const osc = audio.createOscillator(), gain = audio.createGain();
-      osc.frequency.value = i ? 1320 : 880;
-      gain.gain.setValueAtTime(0.25, audio.currentTime + delay);
-      gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + delay + 0.16);
-      osc.connect(gain).connect(audio.destination);
-      osc.start(audio.currentTime + delay);
-      osc.stop(audio.currentTime + delay + 0.17);
-    });
-  } catch (e) { /* no audio on this device */ }
-}
+function chime() { if (soundOn) Staff.chime(); }
 function showSound() {
   const b = document.getElementById("sound");
   b.textContent = soundOn ? "Sonido: sí" : "Sonido: no";

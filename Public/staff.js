@@ -247,5 +247,22 @@ const Staff = (() => {
       + p.pendientes + (p.pendientes === 1 ? " ticket esperando" : " tickets esperando")).join(" · ");
   }
 
-  return { api, poll, live, login, logout, clock, el, button, offline, money, image, cents, settings, printerNotice };
+  /** A short two-tone chime through Web Audio (no file to load), for what needs someone now. */
+  let audio = null;
+  function chime() {
+    try {
+      audio = audio || new AudioContext();
+      [0, 0.18].forEach((delay, i) => {
+        const osc = audio.createOscillator(), gain = audio.createGain();
+        osc.frequency.value = i ? 1320 : 880;
+        gain.gain.setValueAtTime(0.25, audio.currentTime + delay);
+        gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + delay + 0.16);
+        osc.connect(gain).connect(audio.destination);
+        osc.start(audio.currentTime + delay);
+        osc.stop(audio.currentTime + delay + 0.17);
+      });
+    } catch (e) { /* no audio on this device */ }
+  }
+
+  return { api, poll, live, login, logout, clock, el, button, offline, money, image, cents, settings, printerNotice, chime };
 })();

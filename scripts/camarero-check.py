@@ -168,8 +168,12 @@ with Server(BIN, "jefa", "gerente", PASSWORD, COMANDA_EMPRESA_NIF="B12345674", C
         for expected in ["T1", "Primeros", "Chuletón de ternera", "· Al punto", "· Patatas fritas", "«Sin sal»", "Croquetas de jamón"]:
             if expected not in text:
                 fail(f"the board's comanda lacks {expected!r}: {text!r}")
-        if "Tarta de Santiago" in kitchen.find_element(By.ID, "board").text:
-            fail("the held dessert is on the board before it was fired")
+        # The held dessert shows only as what is coming: greyed, EN ESPERA, under its table; no card to cook.
+        if any("Tarta de Santiago" in c.text for c in kitchen.find_elements(By.CSS_SELECTOR, ".card.comanda:not(.espera)")):
+            fail("the held dessert is on the board to cook before it was fired")
+        held = cook.until(lambda d: [c.text for c in d.find_elements(By.CSS_SELECTOR, ".card.comanda.espera")])
+        if not any("Tarta de Santiago" in t and "EN ESPERA" in t for t in held):
+            fail(f"the held dessert is not shown as coming: {held}")
         if not kitchen.find_elements(By.CSS_SELECTOR, f".card[data-id='{pedido}']"):
             fail("the online order is no longer beside the comanda")
         if SHOTS:
@@ -194,7 +198,7 @@ with Server(BIN, "jefa", "gerente", PASSWORD, COMANDA_EMPRESA_NIF="B12345674", C
             phone.save_screenshot(os.path.join(SHOTS, "camarero.png"))
         phone.find_element(By.CSS_SELECTOR, "#lines li.line.preparada button.serve").click()
         wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#lines li.line.servida")) == 2)
-        cook.until(lambda d: not d.find_elements(By.CSS_SELECTOR, ".card.comanda"))
+        cook.until(lambda d: not d.find_elements(By.CSS_SELECTOR, ".card.comanda:not(.espera)"))
 
         # Marchar postres fires the dessert, which then appears on the board.
         fire = phone.find_element(By.XPATH, "//span[@id='fire']/button[normalize-space()='Marchar postres']")
@@ -297,6 +301,10 @@ with Server(BIN, "jefa", "gerente", PASSWORD, COMANDA_EMPRESA_NIF="B12345674", C
         if status != 200:
             fail(f"voiding the last invoice answered {status}")
         loose = wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, f"#loose button[data-cuenta='{cuenta2}']")))
+        # Reopened by the manager's void: said at the top, not only below the fold.
+        reabierta = wait.until(lambda d: [b.text for b in d.find_elements(By.CSS_SELECTOR, "#avisos .aviso.reabierta")])
+        if not any("T2" in t and "reabierta" in t for t in reabierta):
+            fail(f"the reopened check is not announced: {reabierta}")
         if SHOTS:
             phone.execute_script("document.getElementById('loose').scrollIntoView({block: 'center'})")
             phone.save_screenshot(os.path.join(SHOTS, "camarero-sin-mesa.png"))
@@ -315,6 +323,40 @@ with Server(BIN, "jefa", "gerente", PASSWORD, COMANDA_EMPRESA_NIF="B12345674", C
         phone.find_element(By.ID, "back").click()
         wait.until(EC.invisibility_of_element_located((By.ID, "loose")))
 
+        # At the rush: on T1's check, T3's food comes ready and T4's guests ask for the bill. Both show at the top
+        # within 1 s, the phone buzzes, T3's tile is marked with its icon and words, and a tap opens T4's check.
+        phone.execute_script("window.__buzz = 0; navigator.vibrate = () => { window.__buzz++; return true; };")
+        cuenta3 = server.call("POST", f"/mesas/{mesas['T3']}/sentar", {"comensales": 2}, token=waiter_token)[1]["id"]
+        server.call("POST", f"/cuentas/{cuenta3}/lineas", {"plato_id": by_name["Croquetas de jamón"]["id"], "cantidad": 2}, token=waiter_token)
+        server.call("POST", f"/cuentas/{cuenta3}/enviar", {}, token=waiter_token)
+        server.call("POST", f"/mesas/{mesas['T4']}/sentar", {"comensales": 4}, token=waiter_token)
+        tap(phone, phone.find_element(By.CSS_SELECTOR, f".tile[data-id='{mesas['T1']}']"))
+        wait.until(lambda d: "T1" in d.find_element(By.ID, "title").text)
+        comanda3 = next(c["id"] for c in server.call("GET", "/cocina/comandas", token=server.token)[1] if c["cuenta_id"] == cuenta3)
+        server.call("POST", f"/cocina/comandas/{comanda3}/preparada", {}, token=server.token)
+        started = time.monotonic()
+        waiting(phone, 3, 0.02).until(lambda d: any("T3" in b.text and "listo" in b.text for b in d.find_elements(By.CSS_SELECTOR, "#avisos .aviso.lista")))
+        food_shown = time.monotonic() - started
+        enlace4 = next(m["enlace"] for m in server.call("GET", "/mesas", token=server.token)[1]["mesas"] if m["id"] == mesas["T4"])
+        server.call("POST", enlace4 + "/pide-cuenta", {})
+        started = time.monotonic()
+        waiting(phone, 3, 0.02).until(lambda d: any("T4" in b.text and "Pide la cuenta" in b.text for b in d.find_elements(By.CSS_SELECTOR, "#avisos .aviso.cuenta")))
+        call_shown = time.monotonic() - started
+        if max(food_shown, call_shown) >= 1.0:
+            fail(f"the alerts took {food_shown:.2f} s and {call_shown:.2f} s to show (must be under 1 s)")
+        if phone.execute_script("return window.__buzz") < 2:
+            fail(f"the phone buzzed {phone.execute_script('return window.__buzz')} times for two new alerts")
+        if "T1" not in phone.find_element(By.ID, "title").text:
+            fail("an alert moved the waiter off the check they were on")
+        if SHOTS:
+            phone.save_screenshot(os.path.join(SHOTS, "camarero-avisos.png"))
+        tap(phone, next(b for b in phone.find_elements(By.CSS_SELECTOR, "#avisos .aviso.cuenta") if "T4" in b.text))
+        wait.until(lambda d: "T4" in d.find_element(By.ID, "title").text)
+        phone.find_element(By.ID, "back").click()
+        tile3 = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, f".tile[data-id='{mesas['T3']}'] .ready-food"))
+        if "✔" not in tile3.text or "listo" not in tile3.text:
+            fail(f"T3's tile says {tile3.text!r} for its ready food")
+
         width = phone.execute_script("return document.documentElement.scrollWidth")
         if width > 390:
             fail(f"the phone page scrolls sideways: {width} px wide")
@@ -324,7 +366,8 @@ with Server(BIN, "jefa", "gerente", PASSWORD, COMANDA_EMPRESA_NIF="B12345674", C
               f"100,00 € paid in three shares: 33,33 cash with 16,67 change shown, 33,34 card with a tip, 33,33 by lines; "
               f"three invoices with their QR codes (zbarimg reads the invoice's qr); freed; verifactu verificar: 3 records intact; "
               f"the last invoice voided after the table was freed: the check listed without a table (axe: no serious fault), charged again from there; "
-              f"Madrid's hour on a phone in UTC)")
+              f"Madrid's hour on a phone in UTC; on T1's check, T3's ready food and T4's bill call at the top in "
+              f"{food_shown * 1000:.0f} and {call_shown * 1000:.0f} ms, buzzed, the call opens T4; the reopened check announced)")
     finally:
         phone.quit()
         kitchen.quit()
