@@ -238,7 +238,11 @@ function updateCobro() {
     const given = Staff.cents($("entregado").value);
     const due = (importe || 0) + (propina || 0);
     $("cambio").textContent = given === null ? "—" : given >= due ? Staff.money((given - due) / 100) : "Faltan " + Staff.money((due - given) / 100);
-    $("billetes").replaceChildren(...[due, 1000, 2000, 5000, 10000].filter((v, i) => i === 0 || v > due).map((v, i) =>
+    // What a guest hands over for 52,45 €: the exact amount, 55, 60 or 100 (the amount rounded up to 5, 10, 20 and
+    // 50 euros, and a 100 € note), each once, at most five.
+    const up = (step) => Math.ceil(due / step) * step;
+    const notes = [...new Set([up(500), up(1000), up(2000), up(5000), 10000])].filter(v => v > due).sort((a, b) => a - b).slice(0, 4);
+    $("billetes").replaceChildren(...[due, ...notes].map((v, i) =>
       Staff.button(i === 0 ? "Justo" : Staff.money(v / 100), "quiet small", () => { $("entregado").value = (v / 100).toFixed(2).replace(".", ","); updateCobro(); })));
   }
 }
@@ -379,6 +383,9 @@ async function openFactura(id, pago) {
     if (img.src.startsWith("blob:")) URL.revokeObjectURL(img.src);
     img.src = await Staff.image("/facturas/" + id + "/qr.png");
     $("factura").showModal();
+    // Opened at its top, the change to give in sight (not scrolled to the first button at the bottom).
+    $("factura-title").focus({ preventScroll: true });
+    $("factura").scrollTop = 0;
   } catch (e) {
     if (e.status !== 401) toast("action-error", message(e));
   }

@@ -239,6 +239,10 @@ with Server(BIN, "jefa", "gerente", PASSWORD, COMANDA_EMPRESA_NIF="B12345674", C
             if tip:
                 phone.find_element(By.ID, "propina").send_keys(tip)
             if given:
+                # The notes a guest may hand over, from the amount rounded up (33,33: 35, 40, 50, 100).
+                notes = [b.text for b in phone.find_elements(By.CSS_SELECTOR, "#billetes button")]
+                if expect_amount == "33,33 €" and notes != ["Justo", "35,00 €", "40,00 €", "50,00 €", "100,00 €"]:
+                    fail(f"the quick notes for 33,33 € are {notes}")
                 phone.find_element(By.ID, "entregado").send_keys(given)
             amount = phone.find_element(By.ID, "cobro-importe").text
             if amount != expect_amount:
@@ -258,6 +262,9 @@ with Server(BIN, "jefa", "gerente", PASSWORD, COMANDA_EMPRESA_NIF="B12345674", C
             if "FACTURA SIMPLIFICADA" not in ticket or expect_amount not in ticket:
                 fail(f"the invoice ticket does not show {expect_amount}: {ticket!r}")
             shown_change = phone.find_element(By.ID, "factura-cambio").text if given else None
+            if given and not phone.execute_script("const r = document.getElementById('factura-cambio').getBoundingClientRect();"
+                                                  "return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight;"):
+                fail("the invoice opens with the change to give out of sight")
             if shot and SHOTS:
                 phone.save_screenshot(os.path.join(SHOTS, shot.replace(".png", "-factura.png")))
             tap(phone, phone.find_element(By.XPATH, "//dialog[@id='factura']//button[normalize-space()='Hecho']"))
