@@ -620,10 +620,29 @@ async function loadRechazados() {
 // Tables: add and retire them, and each one's card with its QR code (the
 // table's own link) to print and leave on the table; a new code on request.
 const qrs = new Map();   // enlace → object URL of its QR code
-let restaurante = "";
-Staff.settings.then(a => { restaurante = (a && a.nombreRestaurante) || ""; });
+let restaurante = "", publica = null;
+Staff.settings.then(a => {
+  restaurante = (a && a.nombreRestaurante) || "";
+  publica = (a && a.urlPublica) || null;
+  if (!$("mesas").hidden) direccionDeLasTarjetas();
+});
+
+/** The address the tables' cards carry (urlPublica, else this page's), and a warning when guests on mobile data cannot open it. */
+function direccionDeLasTarjetas() {
+  const base = (publica || location.origin).replace(/\/$/, "");
+  $("mesas-direccion").textContent = "Las tarjetas llevan la dirección " + base + "/m/…";
+  let local = false;
+  try {
+    const host = new URL(base).hostname;
+    local = host === "localhost" || host.endsWith(".local") || /^(127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|\[?::1\]?$|\[?f[cd])/.test(host);
+  } catch (e) { local = true; }
+  $("mesas-direccion-aviso").hidden = !local;
+  $("mesas-direccion-aviso").textContent = local
+    ? "Es una dirección de la red del restaurante: un cliente con datos móviles no podrá abrirla. Configure la dirección pública (urlPublica) antes de imprimir las tarjetas." : "";
+}
 
 async function loadMesas() {
+  direccionDeLasTarjetas();
   let sala;
   try { sala = await Staff.api("GET", "/mesas"); } catch (e) { if (e.status !== 401) toast(e.error.message); return; }
   if (sala.mesas.length === 0) {

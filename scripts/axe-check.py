@@ -81,6 +81,10 @@ with Server(BIN, "jefa", "gerente", PASSWORD, COMANDA_EMPRESA_NIF="B12345674") a
             audit(driver, path, problems)
         driver.find_element(By.ID, "ver-mesas").click()
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#tarjetas .tarjeta img[src]"))
+        # The address the cards carry is said, and warned about: 127.0.0.1 (no urlPublica) is no guest's to open.
+        direccion, aviso = driver.find_element(By.ID, "mesas-direccion").text, driver.find_element(By.ID, "mesas-direccion-aviso")
+        if server.base + "/m/" not in direccion or not aviso.is_displayed() or "datos móviles" not in aviso.text:
+            fail(f"the tables' page says {direccion!r} and warns {aviso.text!r}")
         audit(driver, "/gestion (tables and their QR codes)", problems)
         # The waiter's phone: the floor, then a table's check.
         waiting(phone)
