@@ -149,7 +149,37 @@ with Server(BIN, "sala", "anfitrion", "secreto-de-sala", COMANDA_URL_PUBLICA=PUB
             host.execute_script("window.scrollTo(0, 0)")
             time.sleep(0.3)
             host.save_screenshot(os.path.join(SHOTS, "anfitrion.png"))
-        print("waitlist-check: ok")
+        # The stand on a 1024x768 tablet, with a party's card open: the panel and the list side by side, neither over
+        # the other, and nothing wider than its own box.
+        host.set_window_size(1024, 768)
+        host.set_window_size(1024 + 1024 - host.execute_script("return window.innerWidth"), 768 + 768 - host.execute_script("return window.innerHeight"))
+        host.find_element(By.ID, "add-name").send_keys("Grupo de la boda de Pepe y Marta")
+        host.find_element(By.ID, "add-go").click()
+        wait.until(EC.visibility_of_element_located((By.ID, "added")))
+        overlaps = host.execute_script("""
+            const box = (e) => e.getBoundingClientRect();
+            const panel = box(document.querySelector('.panel')), list = box(document.querySelector('.list'));
+            const out = [];
+            if (panel.right > list.left + 0.5) out.push('panel ' + panel.right + ' over list ' + list.left);
+            for (const sel of ['#added', '#add']) {
+              const b = box(document.querySelector(sel));
+              for (const e of document.querySelectorAll(sel + ' button, ' + sel + ' input, ' + sel + ' a')) {
+                const r = box(e);
+                if (r.width && (r.right > b.right + 0.5 || r.left < b.left - 0.5)) out.push(sel + ' ' + (e.id || e.textContent) + ' ' + r.left + '-' + r.right + ' in ' + b.left + '-' + b.right);
+                if (r.width && r.right > list.left + 0.5) out.push(sel + ' ' + (e.id || e.textContent) + ' runs under the list at ' + r.right);
+                if (e.tagName === 'BUTTON' && e.scrollWidth > e.clientWidth + 1) out.push('cut: ' + e.textContent);
+              }
+            }
+            for (const who of document.querySelectorAll('#parties .who')) {
+              if (who.getBoundingClientRect().width < 200) out.push('a name squeezed to ' + who.getBoundingClientRect().width + ' px: ' + who.textContent);
+            }
+            return out;""")
+        if overlaps:
+            fail(f"the host stand at 1024x768: {overlaps}")
+        if SHOTS:
+            host.execute_script("window.scrollTo(0, 0)")
+            host.save_screenshot(os.path.join(SHOTS, "anfitrion-1024.png"))
+        print("waitlist-check: ok (and the stand clean at 1024x768)")
     finally:
         host.quit()
         guest.quit()
