@@ -45,11 +45,54 @@ function partyItem(party, nowMs) {
     : Staff.el("div", "times", waited + " min de " + party.quotedMinutes + " · " + Staff.clock(new Date(party.arrivalTime)));
   const buttons = Staff.el("div", "buttons");
   if (!party.isReady) buttons.append(Staff.button("Lista", "ok", () => act("POST", "/reservations/" + party.id + "/ready")));
-  buttons.append(Staff.button("Sentar", "go", () => seatLater(party)));
+  buttons.append(Staff.button("Sentar", "go", () => chooseTable(party)));
   buttons.append(Staff.button("Enlace", "quiet", () => showLink(party.id)));
   buttons.append(Staff.button("Quitar", "quiet", () => askRemove(party)));
   li.append(who, times, buttons);
   return li;
+}
+
+// Sentar asks which table: the free ones that hold the party first (smallest first), then the other free
+// ones; choosing one seats the party there (its check opens on the waiters' phones, the party leaves the list).
+// "Sin mesa" takes it off the list on purpose without a table, as before (the floor seats it later).
+async function chooseTable(party) {
+  const dialog = document.getElementById("sentar");
+  document.getElementById("sentar-nombre").textContent = party.name + " · " + (party.size === 1 ? "1 persona" : party.size + " personas");
+  document.getElementById("sentar-error").textContent = "";
+  const list = document.getElementById("sentar-mesas");
+  list.replaceChildren(Staff.el("p", "hint", "Buscando mesas libres…"));
+  document.getElementById("sentar-sin-mesa").onclick = () => { dialog.close(); seatLater(party); };
+  dialog.showModal();
+  let sala;
+  try { sala = await Staff.api("GET", "/mesas"); } catch (e) {
+    list.replaceChildren(Staff.el("p", "error", "No se pudieron leer las mesas: elija «Sin mesa» o inténtelo otra vez."));
+    return;
+  }
+  const free = sala.mesas.filter(m => m.estado === "libre" && !m.unida_a);
+  const fits = free.filter(m => m.plazas >= party.size).sort((a, b) => (a.plazas - b.plazas) || a.nombre.localeCompare(b.nombre, "es", { numeric: true }));
+  const small = free.filter(m => m.plazas < party.size).sort((a, b) => (b.plazas - a.plazas) || a.nombre.localeCompare(b.nombre, "es", { numeric: true }));
+  const tableButton = (m) => {
+    const b = Staff.button("", "mesa" + (m.plazas >= party.size ? " cabe" : " pequena"), async () => {
+      try {
+        await Staff.api("POST", "/mesas/" + m.id + "/sentar", { comensales: party.size, reservation_id: party.id });
+        dialog.close();
+        if (live) live.now();
+      } catch (e) {
+        if (e.status === 401) return;
+        document.getElementById("sentar-error").textContent = e.error && e.error.code === "mesa_no_libre"
+          ? "La mesa " + m.nombre + " ya no está libre: elija otra." : (e.error && e.error.message) || "No se pudo sentar.";
+        chooseTable(party);
+      }
+    });
+    b.append(Staff.el("strong", null, m.nombre), Staff.el("span", null, m.plazas + " plazas" + (m.zona ? " · " + m.zona : "")));
+    b.setAttribute("aria-label", "Mesa " + m.nombre + ", " + m.plazas + " plazas" + (m.zona ? ", " + m.zona : ""));
+    return b;
+  };
+  const parts = [];
+  if (fits.length) parts.push(...fits.map(tableButton));
+  else parts.push(Staff.el("p", "hint", "No hay ninguna mesa libre para " + party.size + "."));
+  if (small.length) parts.push(Staff.el("p", "hint", "Libres pero más pequeñas (para juntarlas en la sala):"), ...small.map(tableButton));
+  list.replaceChildren(...parts);
 }
 
 // Sentar can be undone for a few seconds: the party leaves the list on the

@@ -41,6 +41,11 @@ def names(driver):
 # The guests' links start with the restaurant's public address (a guest on mobile data cannot reach the tablet's).
 PUBLICA = "https://casa-pepe.example"
 with Server(BIN, "sala", "anfitrion", "secreto-de-sala", COMANDA_URL_PUBLICA=PUBLICA) as server:
+    # The floor the stand seats at: tables of 2, 4 and 6, made by the manager.
+    server.create_staff("jefa", "gerente", "secreto-de-jefa")
+    boss = server.call("POST", "/sesiones", {"login": "jefa", "password": "secreto-de-jefa"})[1]["token"]
+    for nombre, plazas in [("M6", 6), ("M2", 2), ("M4", 4)]:
+        server.call("POST", "/mesas", {"nombre": nombre, "zona": "Sala", "plazas": plazas}, token=boss)
     host = browser()
     guest = browser()
     guest.set_window_size(412, 900)
@@ -98,17 +103,34 @@ with Server(BIN, "sala", "anfitrion", "secreto-de-sala", COMANDA_URL_PUBLICA=PUB
         first = party_items(host)[0]
         undone = first.get_attribute("data-id")
         first.find_element(By.XPATH, ".//button[text()='Sentar']").click()
+        wait.until(EC.visibility_of_element_located((By.ID, "sentar")))
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#sentar-mesas button.mesa"))
+        host.find_element(By.ID, "sentar-sin-mesa").click()
         wait.until(lambda d: undone not in [li.get_attribute("data-id") for li in party_items(d)])
         host.find_element(By.ID, "undo-button").click()
         wait.until(lambda d: undone in [li.get_attribute("data-id") for li in party_items(d)])
         time.sleep(5.5)
         if server.call("GET", f"/reservations/{undone}", token=server.token)[1]["status"] != "waiting":
             fail("a seat undone within the time was sent anyway")
-        # The two ahead are called and seated by the host: Ana is place 1.
-        for _ in range(2):
-            first = party_items(host)[0]
-            first.find_element(By.XPATH, ".//button[text()='Sentar']").click()
-            time.sleep(0.3)
+        # The two ahead are seated by the host: the first at a table chosen on the stand (the free ones that hold
+        # four, smallest first; the smaller one offered apart), the second without a table on purpose. Ana is place 1.
+        first = party_items(host)[0]
+        seated_id = int(first.get_attribute("data-id"))
+        first.find_element(By.XPATH, ".//button[text()='Sentar']").click()
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#sentar-mesas button.mesa"))
+        offered = [b.find_element(By.TAG_NAME, "strong").text for b in host.find_elements(By.CSS_SELECTOR, "#sentar-mesas button.mesa.cabe")]
+        smaller = [b.find_element(By.TAG_NAME, "strong").text for b in host.find_elements(By.CSS_SELECTOR, "#sentar-mesas button.mesa.pequena")]
+        if offered != ["M4", "M6"] or smaller != ["M2"]:
+            fail(f"the stand offers {offered} for four (and {smaller} smaller), not M4, M6 (and M2)")
+        host.find_element(By.XPATH, "//div[@id='sentar-mesas']/button[strong[text()='M4']]").click()
+        wait.until(EC.invisibility_of_element_located((By.ID, "sentar")))
+        wait.until(lambda d: str(seated_id) not in [li.get_attribute("data-id") for li in party_items(d)])
+        m4 = next(m for m in server.call("GET", "/mesas", token=boss)[1]["mesas"] if m["nombre"] == "M4")
+        if m4["estado"] != "ocupada" or server.call("GET", f"/reservations/{seated_id}", token=server.token)[1]["status"] != "seated":
+            fail(f"seating at M4 from the stand left M4 {m4['estado']} and the party {server.call('GET', f'/reservations/{seated_id}', token=server.token)[1]['status']}")
+        first = party_items(host)[0]
+        first.find_element(By.XPATH, ".//button[text()='Sentar']").click()
+        wait.until(EC.visibility_of_element_located((By.ID, "sentar-sin-mesa"))).click()
         gwait.until(lambda d: d.find_element(By.ID, "position").text == "1")
         if "siguiente" not in guest.find_element(By.ID, "ahead").text:
             fail("place 1 does not say it is next")
