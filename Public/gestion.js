@@ -47,20 +47,32 @@ function row(p) {
 
 function nombreDe(codigo) { const a = alergenos.find(x => x.codigo === codigo); return a ? a.nombre : codigo; }
 
+/** Text as the search compares it: lower case, no accents ("Pulpo a la Gallega" → "pulpo a la gallega"). */
+function fold(text) { return text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase(); }
+
+let lastPlatos = [];
 function render(platos) {
+  lastPlatos = platos;
   const main = $("carta");
   const tipos = [...new Set(platos.map(p => p.tipo))];
   order = tipos;
   $("tipos").replaceChildren(...tipos.map(t => { const o = document.createElement("option"); o.value = t; return o; }));
+  // The search: every word typed, in any order, in the name, the description or the category ("pulpo gallega").
+  const words = fold($("buscar-plato").value).split(/\s+/).filter(Boolean);
+  const matches = (p) => { const hay = fold(p.nombre + " " + p.descripcion + " " + p.tipo); return words.every(w => hay.includes(w)); };
   const sections = [];
   for (const tipo of tipos) {
+    const mine = platos.filter(p => p.tipo === tipo && matches(p));
+    if (mine.length === 0) continue;
     const h = Staff.el("h2", "", tipo);
     const list = Staff.el("section");
-    list.append(...platos.filter(p => p.tipo === tipo).map(row));
+    list.append(...mine.map(row));
     sections.push(h, list);
   }
+  if (sections.length === 0 && words.length) sections.push(Staff.el("p", "empty", "Ningún plato tiene «" + $("buscar-plato").value.trim() + "»."));
   main.replaceChildren(...sections);
 }
+$("buscar-plato").addEventListener("input", () => render(lastPlatos));
 
 function toast(text) {
   const t = $("action-error");
@@ -314,6 +326,7 @@ function showView(view) {
     $("ver-" + name).setAttribute("aria-pressed", String(name === view));
   }
   $("nuevo").hidden = view !== "carta";
+  $("carta-buscar").hidden = view !== "carta";
   $("titulo").textContent = VIEWS[view];
   if (view === "facturas") loadFacturas();
   if (view === "ventas") loadVentas();

@@ -249,12 +249,30 @@ def check(server):
             width = phone.execute_script("return document.documentElement.scrollWidth")
             if not inside or width > 390:
                 fail(f"on a phone Salir is cut ({inside}) or the page is {width} px wide")
+            # The menu editor's search: words in any order, accents ignored ("pulpo gallega" finds Pulpo a la gallega).
+            phone.find_element(By.ID, "buscar-plato").send_keys("PULPO gallega")
+            WebDriverWait(phone, 5).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#carta .plato")) == 1)
+            found = phone.find_element(By.CSS_SELECTOR, "#carta .plato .nombre").text
+            if not found.startswith("Pulpo a la gallega"):
+                fail(f"'PULPO gallega' finds {found!r}")
+            time.sleep(5.5)   # the list is read again every 5 s: the search holds
+            if len(phone.find_elements(By.CSS_SELECTOR, "#carta .plato")) != 1:
+                fail("the search was lost when the list was read again")
+            phone.find_element(By.ID, "buscar-plato").clear()
+            phone.find_element(By.ID, "buscar-plato").send_keys("xyzzy")
+            WebDriverWait(phone, 5).until(lambda d: "Ningún plato" in d.find_element(By.ID, "carta").text)
+            # The invoices on a phone: the table scrolls in its box, the page never sideways.
+            phone.find_element(By.ID, "ver-facturas").click()
+            WebDriverWait(phone, 5).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#facturas-lista tr"))
+            width = phone.execute_script("return document.documentElement.scrollWidth")
+            if width > 390:
+                fail(f"the invoices make the page {width} px wide on a phone")
         finally:
             phone.quit()
         print("gestion-check: ok (created with two allergens, a trace, an ingredient and a photo; clash shown beside the name; "
               "options (a required group, priced extras) and 21 % VAT set on the steak, a bad price shown beside them; "
               "sold out; retired after confirming; an invoice voided with a reason from the day's list; a bad price said in Spanish beside it; "
-              "the week's sales as an SVG bar chart, the dining room's invoices and the online orders apart; Salir on a phone; names as text)")
+              "the week's sales as an SVG bar chart, the dining room's invoices and the online orders apart; Salir on a phone; names as text; the menu editor's search by words in any order; the invoices within a phone's width)")
     finally:
         if driver:
             driver.quit()
