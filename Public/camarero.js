@@ -153,7 +153,9 @@ function renderCheck() {
     return;
   }
   const c = shown;
-  const who = c.camarero ? " · " + c.camarero.nombre : "";
+  // Who serves it (not who seated it: a host seats without a waiter); any waiter can take the table.
+  const who = c.camarero ? " · atiende " + c.camarero.nombre : " · sin camarero";
+  $("atender").hidden = c.estado !== "abierta" || (c.camarero && c.camarero.id === yo);
   $("check-info").textContent = c.comensales + " comensales · desde las " + Staff.clock(new Date(c.abierta)) + who
     + (c.estado !== "abierta" ? " · " + (c.estado === "cobrada" ? "cobrada" : "anulada") : "");
   const calls = guestCalls(c);
@@ -765,6 +767,17 @@ function toast(id, text) {
 
 // A manager's correction of a line: an invitation, a discount or a void, each with its reason.
 let esGerente = false;
+let yo = null;   // the logged-in member of staff's id
+$("atender").addEventListener("click", async () => {
+  if (!shown) return;
+  try {
+    const c = await Staff.api("POST", "/cuentas/" + shown.id + "/atender");
+    checks.set(c.id, c);
+    shown = c;
+    renderCheck();
+    toast("action-error", "Ahora atiende usted la mesa " + c.mesa + ".");
+  } catch (e) { if (e.status !== 401) toast("action-error", message(e)); }
+});
 const MOTIVOS_AJUSTE = {
   invitar: ["Invita la casa", "Cumpleaños", "Cliente habitual", "Tardó mucho"],
   descuento: ["Se coció de nuevo", "Tardó mucho", "Cliente habitual", "No era lo pedido"],
@@ -1059,6 +1072,7 @@ setInterval(() => { if (Floor.mesas().length && mesaID === null && sueltaID === 
 
 Staff.login(["camarero", "gerente"], (me) => {
   esGerente = me.rol === "gerente";
+  yo = me.id;
   floorFeed = Staff.live({ stream: "/mesas/eventos", ticket: true, events: { mesas: renderFloor },
                            poll: "/mesas", ms: POLL_MS, render: renderFloor });
   checksFeed = Staff.live({ stream: "/cuentas/eventos", ticket: true, events: { cuentas: allChecks, cuenta: oneCheck, impresoras: renderImpresoras },

@@ -359,6 +359,12 @@ with Server(BIN, "jefa", "gerente", PASSWORD, COMANDA_EMPRESA_NIF="B12345674", C
             phone.save_screenshot(os.path.join(SHOTS, "camarero-avisos.png"))
         tap(phone, next(b for b in phone.find_elements(By.CSS_SELECTOR, "#avisos .aviso.cuenta") if "T4" in b.text))
         wait.until(lambda d: "T4" in d.find_element(By.ID, "title").text)
+        # The manager took T4 meanwhile: the check says who serves it, and the waiter takes it back with one tap.
+        cuenta4 = next(m["cuenta_id"] for m in server.call("GET", "/mesas", token=server.token)[1]["mesas"] if m["id"] == mesas["T4"])
+        server.call("POST", f"/cuentas/{cuenta4}/atender", {}, token=server.token)
+        wait.until(lambda d: "atiende jefa" in d.find_element(By.ID, "check-info").text and d.find_element(By.ID, "atender").is_displayed())
+        tap(phone, phone.find_element(By.ID, "atender"))
+        wait.until(lambda d: "atiende luis" in d.find_element(By.ID, "check-info").text and not d.find_element(By.ID, "atender").is_displayed())
         phone.find_element(By.ID, "back").click()
         tile3 = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, f".tile[data-id='{mesas['T3']}'] .ready-food"))
         if "✔" not in tile3.text or "listo" not in tile3.text:
@@ -374,7 +380,7 @@ with Server(BIN, "jefa", "gerente", PASSWORD, COMANDA_EMPRESA_NIF="B12345674", C
               f"three invoices with their QR codes (zbarimg reads the invoice's qr); freed; verifactu verificar: 3 records intact; "
               f"the last invoice voided after the table was freed: the check listed without a table (axe: no serious fault), charged again from there; "
               f"Madrid's hour on a phone in UTC; on T1's check, T3's ready food and T4's bill call at the top in "
-              f"{food_shown * 1000:.0f} and {call_shown * 1000:.0f} ms, buzzed, the call opens T4; the reopened check announced)")
+              f"{food_shown * 1000:.0f} and {call_shown * 1000:.0f} ms, buzzed, the call opens T4, taken back from the manager with Atender; the reopened check announced)")
     finally:
         phone.quit()
         kitchen.quit()

@@ -402,6 +402,17 @@ extension AppDatabase {
         }
     }
 
+    /// A waiter takes the table (who seated it is not who serves it: a host,
+    /// or a colleague whose shift ended): the check's `camarero` from now on.
+    public func atenderCuenta(cuentaID: Int64, camareroID: Int64) -> PendingWrite<Cuenta> {
+        checksWrite(changes: { _ in [.cuenta(id: cuentaID, comandas: []), .mesas] }) { db in
+            try Self.checkOpen(db, id: cuentaID)
+            try db.cachedStatement(sql: "UPDATE cuenta SET camarero_id = ? WHERE id = ?").execute(arguments: [camareroID, cuentaID])
+            guard let taken = try Self.cuentaConLineas(db, id: cuentaID) else { throw CuentaError.notFound }
+            return taken
+        }
+    }
+
     /// Joins free tables to a seated party's check (a group that grew): each
     /// `ocupada` with the check, `unida_a` its table; all or nothing. The
     /// check must still be at its table; a table not free is `mesaNoLibre`.

@@ -228,6 +228,18 @@ struct ChecksRoutes: Feature {
             let mesaID = try Mover(r.http).mesaID
             return r.after(checks.mover(cuentaID: cuentaID, mesaID: mesaID)) { .json(ChecksJSON.cuenta($0)) }
         }
+        router.add(.POST, "/cuentas/:id/atender", Self.waiters, .op(
+            "Take the table: the caller becomes the open check's waiter (`camarero`), whoever seated it (a host seats without one).",
+            id: "atender",
+            tags: ["Table service"],
+            params: [.path("id", "The check's id.")],
+            responses: [
+                "200": .ok(.ref("Cuenta")),
+                "409": .error("`cuenta_cerrada`."),
+            ])) { r in
+            let cuentaID = try Self.id(r.params)
+            return r.after(checks.atender(cuentaID: cuentaID, camareroID: try r.usuario.id)) { .json(ChecksJSON.cuenta($0)) }
+        }
         router.add(.POST, "/cuentas/:id/unir", Self.waiters, .op(
             "Join free tables to a seated party (a group that grew): each becomes `ocupada` with this check and `unida_a` its table; all or nothing.",
             id: "unirMesas",

@@ -34,6 +34,10 @@ final class ChecksService: Sendable {
         database.moverCuenta(cuentaID: cuentaID, mesaID: mesaID, now: now())
     }
 
+    func atender(cuentaID: Int64, camareroID: Int64) -> PendingWrite<Cuenta> {
+        database.atenderCuenta(cuentaID: cuentaID, camareroID: camareroID)
+    }
+
     func unir(cuentaID: Int64, mesas: [Int64]) -> PendingWrite<Cuenta> {
         database.unirMesas(cuentaID: cuentaID, mesas: mesas, now: now())
     }

@@ -111,8 +111,10 @@ struct TablesRoutes: Feature {
             let id = try Self.mesaID(r.params)
             let party = try Sentar(r.http)
             guard !party.unir.contains(id) else { throw APIError.validation("unir", "must name other tables, each once") }
+            // Who seats serves, unless a host seated: then no waiter yet (one takes the table: POST /cuentas/{id}/atender).
+            let usuario = try r.usuario
             return r.after(tables.sentar(mesaID: id, comensales: party.comensales, reservationID: party.reservationID,
-                                         unir: party.unir, camareroID: try r.usuario.id)) { cuenta in
+                                         unir: party.unir, camareroID: usuario.rol == .anfitrion ? nil : usuario.id)) { cuenta in
                 var response = HTTPResponse.json(ChecksJSON.cuenta(cuenta), status: .created)
                 response.headers.add("Location", "/cuentas/\(cuenta.id)")
                 return response

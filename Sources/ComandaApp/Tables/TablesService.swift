@@ -70,7 +70,7 @@ final class TablesService: Sendable {
         database.retireMesa(id: id, now: now())
     }
 
-    func sentar(mesaID: Int64, comensales: Int, reservationID: Int64?, unir: [Int64], camareroID: Int64) -> PendingWrite<Cuenta> {
+    func sentar(mesaID: Int64, comensales: Int, reservationID: Int64?, unir: [Int64], camareroID: Int64?) -> PendingWrite<Cuenta> {
         database.sentar(mesaID: mesaID, comensales: comensales, reservationID: reservationID, unir: unir, camareroID: camareroID, now: now())
     }
 
