@@ -11,6 +11,7 @@ bytes), sees a name clash shown beside the name field, marks the dish sold
 out, and retires it after the confirmation. A name like an HTML attack shows
 as text. Saves a screenshot. The server is stopped by its PID.
 """
+import base64
 import os
 import struct
 import sys
@@ -20,6 +21,7 @@ import zlib
 from browsercheck import Server, browser, fail as failed, log_in
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.print_page_options import PrintOptions
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -239,6 +241,21 @@ def check(server):
         if "Ticket medio" not in figures or "En línea" not in figures or "Sala\n45,00 € · 1 factura" not in figures:
             fail(f"the sales figures say {figures!r}")
 
+        # The tables' cards printed: twelve tables, two A4 sheets (six to a sheet, two by three).
+        already = len(call("GET", "/mesas", token=token)[1]["mesas"])
+        for i in range(12 - already):
+            call("POST", "/mesas", {"nombre": f"Impresa {i + 1}", "zona": "Sala", "plazas": 4}, token)
+        driver.find_element(By.ID, "ver-mesas").click()
+        WebDriverWait(driver, 10).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#tarjetas .tarjeta")) >= 6 and d.execute_script(
+            "return [...document.querySelectorAll('#tarjetas .tarjeta img')].every(i => i.complete && i.naturalWidth > 0)"))
+        cards = len(driver.find_elements(By.CSS_SELECTOR, "#tarjetas .tarjeta"))
+        options = PrintOptions()
+        options.page_width, options.page_height = 21.0, 29.7
+        pdf = base64.b64decode(driver.print_page(options))
+        pages = pdf.count(b"/Type /Page") - pdf.count(b"/Type /Pages")
+        if cards != 12 or pages != 2:
+            fail(f"{cards} tables' cards print on {pages} A4 pages (six to a sheet: {(cards + 5) // 6})")
+
         # On a phone: Salir is on screen and nothing scrolls sideways.
         phone = browser(390, 844)
         try:
@@ -272,7 +289,7 @@ def check(server):
         print("gestion-check: ok (created with two allergens, a trace, an ingredient and a photo; clash shown beside the name; "
               "options (a required group, priced extras) and 21 % VAT set on the steak, a bad price shown beside them; "
               "sold out; retired after confirming; an invoice voided with a reason from the day's list; a bad price said in Spanish beside it; "
-              "the week's sales as an SVG bar chart, the dining room's invoices and the online orders apart; Salir on a phone; names as text; the menu editor's search by words in any order; the invoices within a phone's width)")
+              "the week's sales as an SVG bar chart, the dining room's invoices and the online orders apart; Salir on a phone; names as text; the menu editor's search by words in any order; the invoices within a phone's width; six tables' cards to an A4 sheet)")
     finally:
         if driver:
             driver.quit()
