@@ -651,9 +651,12 @@ function needs() {
     const mesa = c.mesa;
     const food = readyFood(c);
     if (food) out.push({ cuenta: c.id, mesa, kind: "lista", key: "lista:" + c.id + ":" + food, text: "✔ " + (food === 1 ? "1 plato listo" : food + " platos listos") });
-    if (c.pide_cuenta && c.estado === "abierta") out.push({ cuenta: c.id, mesa, kind: "cuenta", key: "cuenta:" + c.id, text: "€ Pide la cuenta" });
-    const nuevas = c.lineas.filter(l => l.origen === "cliente" && l.estado === "pendiente").length;
-    if (nuevas) out.push({ cuenta: c.id, mesa, kind: "cliente", key: "cliente:" + c.id + ":" + nuevas, text: "✎ Pide desde la mesa" });
+    // The guests' calls, as the tile and the check say them (guestCalls), each its own item.
+    for (const call of guestCalls(c)) {
+      const bill = call === "Pide la cuenta";
+      out.push({ cuenta: c.id, mesa, kind: bill ? "cuenta" : "cliente", key: (bill ? "cuenta:" : "cliente:") + c.id + ":" + call,
+                 text: (bill ? "€ " : "✎ ") + call });
+    }
     if (reopened.has(c.id)) out.push({ cuenta: c.id, mesa, kind: "reabierta", key: "reabierta:" + c.id, text: "↺ Cuenta reabierta" });
   }
   return out;

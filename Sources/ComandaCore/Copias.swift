@@ -144,14 +144,7 @@ public enum Copias {
         return pad(c.year ?? 0, 4) + "-" + pad(c.month ?? 0) + "-" + pad(c.day ?? 0)
     }
 
-    private static func calendar(_ zone: TimeZone) -> Calendar {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        return calendar
-    }
+    private static func calendar(_ zone: TimeZone) -> Calendar { LocalTime.calendar(zone) }
 }
 
-private func pad(_ n: Int, _ width: Int = 2) -> String {
-    let s = String(n)
-    return String(repeating: "0", count: max(0, width - s.count)) + s
-}
+private func pad(_ n: Int, _ width: Int = 2) -> String { LocalTime.pad(n, width) }

@@ -307,10 +307,7 @@ public enum Verifactu {
         return calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSince1970: TimeInterval(t)))
     }
 
-    private static func pad(_ n: Int, _ width: Int = 2) -> String {
-        let s = String(n)
-        return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
-    }
+    private static func pad(_ n: Int, _ width: Int = 2) -> String { LocalTime.pad(n, width) }
 
     /// A record's moment, computed once: the invoice number's year, `FechaExpedicionFactura` and `FechaHoraHusoGenRegistro`.
     public static func momento(_ t: Int64, zone: TimeZone) -> (anio: Int, fecha: String, fechaHoraHuso: String) {

@@ -315,13 +315,15 @@ public enum Money {
 
 /// Times and days in the restaurant's time zone (Gregorian, 24-hour).
 public enum LocalTime {
-    private static func calendar(_ zone: TimeZone) -> Calendar {
+    /// A Gregorian calendar in `zone` (the module's dates: tickets, invoices, backups' names).
+    static func calendar(_ zone: TimeZone) -> Calendar {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         return calendar
     }
 
-    private static func pad(_ n: Int, _ width: Int = 2) -> String {
+    /// `n` with leading zeros to `width` digits.
+    static func pad(_ n: Int, _ width: Int = 2) -> String {
         let s = String(n)
         return String(repeating: "0", count: max(0, width - s.count)) + s
     }
