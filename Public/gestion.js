@@ -74,9 +74,11 @@ function render(platos) {
 }
 $("buscar-plato").addEventListener("input", () => render(lastPlatos));
 
-function toast(text) {
+/** A message at the foot of the screen: red for what failed, green (`good`) for what was done. */
+function toast(text, good) {
   const t = $("action-error");
   t.textContent = text;
+  t.classList.toggle("ok", !!good);
   t.hidden = false;
   setTimeout(() => { t.hidden = true; }, 4000);
 }
@@ -317,7 +319,7 @@ function today() {
 }
 
 const VIEWS = { carta: "La carta", facturas: "Facturas", ventas: "Ventas", mesas: "Mesas", cierre: "Cierre de caja", verifactu: "VERI*FACTU",
-                impresoras: "Impresoras" };
+                impresoras: "Impresoras", personal: "Personal" };
 
 function showView(view) {
   for (const name of Object.keys(VIEWS)) {
@@ -336,7 +338,102 @@ function showView(view) {
   if (view === "verifactu") verifactuPoller = Staff.poll("/verifactu/estado", 5000, renderVerifactu);
   if (impresorasPoller) { impresorasPoller.stop(); impresorasPoller = null; }
   if (view === "impresoras") { impresorasPoller = Staff.poll("/impresoras", 3000, renderImpresoras); loadEstaciones(); }
+  if (view === "personal") loadPersonal();
 }
+
+// Staff: add with a role (a one-time code to hand over), change the role, a new code for a forgotten password, disable.
+const ROLES = { camarero: "Camarero", cocina: "Cocina", anfitrion: "Anfitrión (puerta)", gerente: "Gerente" };
+let yo = null;
+
+function personaMessage(e) {
+  const code = e && e.error && e.error.code, field = e && e.error && e.error.field;
+  if (code === "ultimo_gerente") return "Tiene que quedar al menos un gerente activo: nombre antes a otra persona gerente.";
+  if (code === "login_taken") return "Ese usuario ya existe: elija otro (por ejemplo, con la inicial del apellido).";
+  const fields = { nombre: "Escriba el nombre (hasta 100 caracteres).",
+                   login: "El usuario no puede llevar espacios y tiene hasta 100 caracteres.", rol: "Elija el puesto." };
+  return (code === "validation_failed" && fields[field]) || (e && e.error && e.error.message) || "No se pudo hacer.";
+}
+
+function showCodigo(answer) {
+  $("codigo-nombre").textContent = answer.miembro.nombre;
+  $("codigo-login").textContent = answer.miembro.login;
+  $("codigo-valor").textContent = answer.codigo;
+  $("codigo").showModal();
+}
+
+/** Asks before something that ends a person's sessions; runs `action` on yes. */
+function confirmPersona(title, text, yes, action) {
+  $("confirmar-persona-title").textContent = title;
+  $("confirmar-persona-texto").textContent = text;
+  $("confirmar-persona-si").textContent = yes;
+  $("confirmar-persona-si").onclick = async () => { $("confirmar-persona").close(); await action(); };
+  $("confirmar-persona").showModal();
+}
+
+async function loadPersonal() {
+  let list;
+  try { list = await Staff.api("GET", "/personal"); } catch (e) { if (e.status !== 401) toast(personaMessage(e)); return; }
+  $("personal-lista").replaceChildren(...list.map(p => {
+    const card = Staff.el("article", "impresora persona" + (p.activo ? "" : " inactiva"));
+    card.dataset.id = String(p.id);
+    const head = Staff.el("div", "cabeza");
+    head.append(Staff.el("strong", null, p.nombre + (yo && yo.id === p.id ? " (usted)" : "")),
+      p.activo ? (p.password_temporal ? Staff.el("span", "estado temporal", "Sin estrenar") : Staff.el("span", "estado", "Activo"))
+               : Staff.el("span", "estado inactiva", "Desactivado"));
+    card.append(head, Staff.el("p", "detalle", "Usuario: " + p.login
+      + (p.password_temporal && p.activo ? " · aún no ha elegido su contraseña" : "")));
+    const rol = Staff.el("label", "rol", "Puesto ");
+    const select = document.createElement("select");
+    select.name = "rol";
+    for (const [value, text] of Object.entries(ROLES)) select.append(new Option(text, value));
+    select.value = p.rol;
+    select.disabled = !p.activo;
+    select.addEventListener("change", async () => {
+      try { await Staff.api("PATCH", "/personal/" + p.id, { rol: select.value }); toast(p.nombre + ": ahora " + ROLES[select.value].toLowerCase() + ".", true); }
+      catch (e) { select.value = p.rol; if (e.status !== 401) toast(personaMessage(e)); }
+      loadPersonal();
+    });
+    rol.append(select);
+    card.append(rol);
+    const acts = Staff.el("div", "buttons");
+    if (p.activo) {
+      acts.append(button("Nueva contraseña", "quiet", () => confirmPersona("¿Nueva contraseña para " + p.nombre + "?",
+        "Su contraseña deja de servir y se cierra su sesión en todos sus dispositivos. Le daremos un código para que elija otra.",
+        "Sí, dar un código", async () => {
+          try { showCodigo(await Staff.api("POST", "/personal/" + p.id + "/password")); } catch (e) { if (e.status !== 401) toast(personaMessage(e)); }
+          loadPersonal();
+        })),
+        button("Desactivar", "bad", () => confirmPersona("¿Desactivar a " + p.nombre + "?",
+          "Se cierra su sesión en todos sus dispositivos y no podrá entrar. Sus cuentas, propinas y anulaciones siguen a su nombre.",
+          "Sí, desactivar", async () => {
+            try { await Staff.api("PATCH", "/personal/" + p.id, { activo: false }); toast(p.nombre + " ya no puede entrar.", true); }
+            catch (e) { if (e.status !== 401) toast(personaMessage(e)); }
+            loadPersonal();
+          })));
+    } else {
+      acts.append(button("Activar", "go", async () => {
+        try { await Staff.api("PATCH", "/personal/" + p.id, { activo: true }); } catch (e) { if (e.status !== 401) toast(personaMessage(e)); }
+        loadPersonal();
+      }));
+    }
+    for (const b of acts.querySelectorAll("button")) b.setAttribute("aria-label", b.textContent + ": " + p.nombre);
+    select.setAttribute("aria-label", "Puesto de " + p.nombre);
+    card.append(acts);
+    return card;
+  }));
+}
+
+$("persona-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const f = $("persona-form").elements;
+  $("persona-error").textContent = "";
+  try {
+    const answer = await Staff.api("POST", "/personal", { nombre: f.nombre.value.trim(), login: f.login.value.trim(), rol: f.rol.value });
+    $("persona-form").reset();
+    showCodigo(answer);
+    loadPersonal();
+  } catch (e) { if (e.status !== 401) $("persona-error").textContent = personaMessage(e); }
+});
 
 // Printers: each with its state and jobs waiting, a test page, its jobs (reprint); stations: which categories print where.
 let impresorasPoller = null, impresorasList = [];
@@ -427,7 +524,7 @@ $("impresora-form").addEventListener("submit", async (event) => {
 });
 
 async function prueba(p) {
-  try { await Staff.api("POST", "/impresoras/" + p.id + "/prueba"); toast("Página de prueba enviada a " + p.nombre + "."); if (impresorasPoller) impresorasPoller.now(); }
+  try { await Staff.api("POST", "/impresoras/" + p.id + "/prueba"); toast("Página de prueba enviada a " + p.nombre + ".", true); if (impresorasPoller) impresorasPoller.now(); }
   catch (e) { if (e.status !== 401) toast(impresoraMessage(e)); }
 }
 async function borrarImpresora(p) {
@@ -874,6 +971,7 @@ $("ver-mesas").addEventListener("click", () => showView("mesas"));
 $("ver-verifactu").addEventListener("click", () => showView("verifactu"));
 $("ver-impresoras").addEventListener("click", () => showView("impresoras"));
 $("ver-cierre").addEventListener("click", () => showView("cierre"));
+$("ver-personal").addEventListener("click", () => showView("personal"));
 $("cierre-dia").addEventListener("change", () => { $("cierre-dia").dataset.tocado = "si"; loadCierre(); });
 $("cierre-dia").value = today();
 $("cierre-imprimir").addEventListener("click", () => {
@@ -893,7 +991,7 @@ $("cierre-a-impresora").addEventListener("click", async () => {
   const dia = $("cierre-dia").value || today();
   try {
     await Staff.api("POST", "/informes/caja/imprimir?desde=" + dia + "&hasta=" + dia, { impresora_id: Number($("cierre-impresora").value) });
-    toast("Cierre enviado a " + $("cierre-impresora").selectedOptions[0].textContent + ".");
+    toast("Cierre enviado a " + $("cierre-impresora").selectedOptions[0].textContent + ".", true);
   } catch (e) { if (e.status !== 401) toast(e.error && e.error.message || "No se pudo imprimir."); }
 });
 $("ventas-desde").addEventListener("change", loadVentas);
@@ -910,7 +1008,8 @@ function renderCopias(c) {
   if (c.aviso) aviso.textContent = "Copias de seguridad: " + c.aviso;
 }
 
-Staff.login(["gerente"], async () => {
+Staff.login(["gerente"], async (me) => {
+  yo = me;
   try { alergenos = await Staff.api("GET", "/alergenos"); } catch (e) { alergenos = []; }
   checkboxes($("alergenos"), "alergeno");
   checkboxes($("trazas"), "traza");

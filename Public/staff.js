@@ -169,24 +169,51 @@ const Staff = (() => {
         if (e.status !== 401) message.textContent = e.error.message;
       }
     }
+    // A one-time password the manager handed over: the server asks for the
+    // person's own (403 cambiar_password), typed twice, before it logs in.
+    let nueva = null;
+    function askNewPassword() {
+      if (nueva) return;
+      nueva = document.createElement("div");
+      nueva.className = "nueva-password";
+      const hint = el("p", "hint", "Es su primera entrada con la contraseña que le dieron: elija ahora la suya (8 caracteres o más).");
+      const one = document.createElement("input"), two = document.createElement("input");
+      for (const [input, name, label] of [[one, "nueva", "Contraseña nueva"], [two, "repetida", "Repita la contraseña nueva"]]) {
+        input.type = "password"; input.name = name; input.autocomplete = "new-password"; input.required = true; input.minLength = 8;
+        input.placeholder = label; input.setAttribute("aria-label", label);
+      }
+      nueva.append(hint, one, two);
+      form.querySelector("button[type=submit]").before(nueva);
+      one.focus();
+    }
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       message.textContent = "";
       const data = new FormData(form);
+      const body = { login: data.get("login"), password: data.get("password") };
+      if (nueva) {
+        if ((data.get("nueva") || "").length < 8) { message.textContent = "La contraseña nueva necesita 8 caracteres o más."; return; }
+        if (data.get("nueva") !== data.get("repetida")) { message.textContent = "Las dos contraseñas nuevas no coinciden."; return; }
+        body.nueva = data.get("nueva");
+      }
       try {
         const response = await fetch("/sesiones", { method: "POST", headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({ login: data.get("login"), password: data.get("password") }) });
-        const body = await response.json();
+          body: JSON.stringify(body) });
+        const answer = await response.json();
         if (!response.ok) {
+          const code = answer && answer.error && answer.error.code;
+          if (response.status === 403 && code === "cambiar_password") { askNewPassword(); return; }
           // Only a 401 means a wrong password: a server that cannot keep data says so.
           message.textContent = response.status === 401 ? "Usuario o contraseña incorrectos."
+            : response.status === 422 && nueva ? "La contraseña nueva tiene que ser distinta de la que le dieron y tener 8 caracteres o más."
             : response.status === 429 ? "Demasiados intentos: espere unos minutos."
             : response.status === 503 ? "El servidor no puede guardar datos ahora: avise al encargado y vuelva a intentarlo en un momento."
             : "No se pudo entrar (error " + response.status + "): vuelva a intentarlo.";
           return;
         }
-        sessionStorage.setItem(KEY, body.token);
+        sessionStorage.setItem(KEY, answer.token);
         form.reset();
+        if (nueva) { nueva.remove(); nueva = null; }
         begin();
       } catch (e) {
         message.textContent = "Sin conexión con el servidor.";

@@ -86,6 +86,16 @@ with Server(BIN, "jefa", "gerente", PASSWORD, COMANDA_EMPRESA_NIF="B12345674") a
         if server.base + "/m/" not in direccion or not aviso.is_displayed() or "datos móviles" not in aviso.text:
             fail(f"the tables' page says {direccion!r} and warns {aviso.text!r}")
         audit(driver, "/gestion (tables and their QR codes)", problems)
+        # The staff, and the one-time code's dialog for someone new.
+        driver.find_element(By.ID, "ver-personal").click()
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#personal-lista .persona"))
+        form = driver.find_element(By.ID, "persona-form")
+        form.find_element(By.NAME, "nombre").send_keys("Nadia")
+        form.find_element(By.NAME, "login").send_keys("nadia")
+        form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        wait.until(lambda d: d.find_element(By.ID, "codigo").is_displayed())
+        audit(driver, "/gestion (staff, a one-time code)", problems)
+        driver.find_element(By.CSS_SELECTOR, "#codigo button[data-close]").click()
         # The waiter's phone: the floor, then a table's check.
         waiting(phone)
         log_in(phone, server.base + "/camarero", "luis", PASSWORD).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".tile"))
@@ -109,4 +119,4 @@ with Server(BIN, "jefa", "gerente", PASSWORD, COMANDA_EMPRESA_NIF="B12345674") a
     if problems:
         fail("serious or critical accessibility violations:\n  " + "\n  ".join(problems))
     print("axe-check: ok (no serious or critical violation on /, /acerca, /display, /espera/…, /anfitrion, /sala, /cocina, "
-          "/m/… (a table's page), /gestion with its tables' QR codes, /camarero's floor, check and payment, a dish to add on /, a login form)")
+          "/m/… (a table's page), /gestion with its tables' QR codes and its staff, /camarero's floor, check and payment, a dish to add on /, a login form)")

@@ -29,7 +29,7 @@ STANDIN=""
 if [ "${VERIFACTU:-0}" = 1 ]; then
   aeat_standin "$WORK"
 fi
-"$BIN" create-staff jefa --rol gerente --database "$WORK/bill.sqlite" --password-file "$WORK/pw" >/dev/null
+"$BIN" create-staff --crear jefa --rol gerente --database "$WORK/bill.sqlite" --password-file "$WORK/pw" >/dev/null
 # wrk connects from loopback: trusted on purpose (no per-client limit), said here.
 COMANDA_TRUSTED_ADDRESSES=127.0.0.1 COMANDA_SCRYPT_LOG_N=12 taskset -c 0 "$BIN" serve --host 127.0.0.1 --port "$PORT" \
   --database "$WORK/bill.sqlite" --log-level notice >"$WORK/server.log" 2>&1 &

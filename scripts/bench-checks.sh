@@ -38,9 +38,9 @@ printf 'contraseña-de-carga\n' > "$WORK/pw"
 if [ -n "${FROM_DB:-}" ]; then
   cp "$FROM_DB" "$WORK/checks.sqlite"
 else
-  "$BIN" create-staff jefa --rol gerente --database "$WORK/checks.sqlite" --password-file "$WORK/pw" >/dev/null
+  "$BIN" create-staff --crear jefa --rol gerente --database "$WORK/checks.sqlite" --password-file "$WORK/pw" >/dev/null
 fi
-"$BIN" create-staff cocina --rol cocina --database "$WORK/checks.sqlite" --password-file "$WORK/pw" >/dev/null
+"$BIN" create-staff --crear cocina --rol cocina --database "$WORK/checks.sqlite" --password-file "$WORK/pw" >/dev/null
 # wrk connects from loopback: trusted on purpose (no per-client limit), said here.
 COMANDA_TRUSTED_ADDRESSES=127.0.0.1 COMANDA_SCRYPT_LOG_N=12 taskset -c 0 "$BIN" serve --host 127.0.0.1 --port "$PORT" \
   --database "$WORK/checks.sqlite" --log-level notice >"$WORK/server.log" 2>&1 &

@@ -21,7 +21,7 @@ WORK=$(mktemp -d)
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 export COMANDA_SYNCHRONOUS=${COMANDA_SYNCHRONOUS:-normal} COMANDA_SCRYPT_LOG_N=10 COMANDA_DATABASE="$WORK/k.sqlite"
 echo "cocina-bench-1" > "$WORK/pw"
-"$BIN" create-staff cocina --rol cocina --password-file "$WORK/pw" >/dev/null
+"$BIN" create-staff --crear cocina --rol cocina --password-file "$WORK/pw" >/dev/null
 COMANDA_TRUSTED_ADDRESSES=127.0.0.1,::1 taskset -c 0 "$BIN" serve --host 127.0.0.1 --port "$PORT" --log-level notice >"$WORK/server.log" 2>&1 &
 PID=$!
 trap 'kill -TERM $PID 2>/dev/null; wait $PID 2>/dev/null; rm -rf "$WORK"' EXIT

@@ -30,7 +30,7 @@ json.dump(platos, open(sys.argv[2], "w"), ensure_ascii=False)
 PY
 export COMANDA_SYNCHRONOUS=normal COMANDA_SCRYPT_LOG_N=10 COMANDA_DATABASE="$WORK/menu.sqlite"
 echo "menu-bench-1" > "$WORK/pw"
-"$BIN" create-staff gerente --rol gerente --password-file "$WORK/pw" >/dev/null
+"$BIN" create-staff --crear gerente --rol gerente --password-file "$WORK/pw" >/dev/null
 COMANDA_TRUSTED_ADDRESSES=127.0.0.1,::1 taskset -c 0 "$BIN" serve --host 127.0.0.1 --port "$PORT" --platos "$WORK/platos.json" --log-level notice >"$WORK/server.log" 2>&1 &
 PID=$!
 trap 'kill -TERM $PID 2>/dev/null; wait $PID 2>/dev/null; rm -rf "$WORK"' EXIT

@@ -11,7 +11,7 @@ set -euo pipefail
 BIN=${COMANDA_BIN:-.build/release/comanda}
 DATABASE="$(dirname "$DB")/comanda.sqlite"
 if [ -n "${BENCH_LOGIN:-}" ]; then
-  printf '%s\n' "${BENCH_PASSWORD:?}" | "$BIN" create-host "$BENCH_LOGIN" --database "$DATABASE" >/dev/null
+  printf '%s\n' "${BENCH_PASSWORD:?}" | "$BIN" create-host --crear "$BENCH_LOGIN" --database "$DATABASE" >/dev/null
 fi
 # The peers run WAL with synchronous = NORMAL; so does comanda here (its default is FULL).
 # wrk connects from loopback: trusted on purpose (no per-client connection limit), said here.

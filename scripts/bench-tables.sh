@@ -13,7 +13,7 @@ command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk;
 WORK=$(mktemp -d)
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 printf 'contraseña-de-carga\n' > "$WORK/pw"
-"$BIN" create-staff jefa --rol gerente --database "$WORK/tables.sqlite" --password-file "$WORK/pw" >/dev/null
+"$BIN" create-staff --crear jefa --rol gerente --database "$WORK/tables.sqlite" --password-file "$WORK/pw" >/dev/null
 # wrk connects from loopback: trusted on purpose (no per-client limit), said here.
 COMANDA_TRUSTED_ADDRESSES=127.0.0.1 COMANDA_SCRYPT_LOG_N=12 taskset -c 0 "$BIN" serve --host 127.0.0.1 --port "$PORT" \
   --database "$WORK/tables.sqlite" --log-level notice >"$WORK/server.log" 2>&1 &

@@ -16,7 +16,7 @@ WORK=$(mktemp -d)
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 export COMANDA_EMPRESA_NIF=B12345674 COMANDA_EMPRESA_RAZON_SOCIAL="Casa Pepe S.L." COMANDA_ZONA_HORARIA=Europe/Madrid COMANDA_SCRYPT_LOG_N=12
 printf 'contraseña-de-carga\n' > "$WORK/pw"
-"$BIN" create-staff jefa --rol gerente --database "$WORK/b.sqlite" --password-file "$WORK/pw" >/dev/null
+"$BIN" create-staff --crear jefa --rol gerente --database "$WORK/b.sqlite" --password-file "$WORK/pw" >/dev/null
 PID=""; STANDIN=""
 trap '[ -z "$PID" ] || kill -TERM $PID 2>/dev/null; [ -z "$STANDIN" ] || kill $STANDIN 2>/dev/null; wait 2>/dev/null; rm -rf "$WORK"' EXIT
 serve() {

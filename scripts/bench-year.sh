@@ -20,7 +20,7 @@ WORK=$(mktemp -d)
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 export COMANDA_EMPRESA_NIF=B12345674 COMANDA_EMPRESA_RAZON_SOCIAL="Casa Pepe S.L." COMANDA_ZONA_HORARIA=Europe/Madrid COMANDA_SCRYPT_LOG_N=12
 printf 'contraseña-de-carga\n' > "$WORK/pw"
-"$BIN" create-staff jefa --rol gerente --database "$DB" --password-file "$WORK/pw" >/dev/null
+"$BIN" create-staff --crear jefa --rol gerente --database "$DB" --password-file "$WORK/pw" >/dev/null
 PID=""
 trap '[ -z "$PID" ] || kill -TERM $PID 2>/dev/null; wait 2>/dev/null; rm -rf "$WORK"' EXIT
 COMANDA_SYNCHRONOUS=normal COMANDA_TRUSTED_ADDRESSES=127.0.0.1 taskset -c 0 "$BIN" serve --host 127.0.0.1 --port "$PORT" --database "$DB" \

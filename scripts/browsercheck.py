@@ -44,7 +44,7 @@ class Server:
         with open(os.path.join(self.work, "pw"), "w") as f:
             f.write(password + "\n")
         # It makes the database (and says so on standard error, which a check need not repeat).
-        subprocess.run([os.path.abspath(binary), "create-staff", login, "--rol", rol, "--password-file", os.path.join(self.work, "pw")],
+        subprocess.run([os.path.abspath(binary), "create-staff", "--crear", login, "--rol", rol, "--password-file", os.path.join(self.work, "pw")],
                        cwd=self.work, env=self.env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.binary = os.path.abspath(binary)
         self.start()

@@ -18,7 +18,7 @@ import sys
 import time
 import zlib
 
-from browsercheck import Server, browser, fail as failed, log_in
+from browsercheck import Server, browser, fail as failed, log_in, waiting
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.print_page_options import PrintOptions
@@ -256,6 +256,8 @@ def check(server):
         if cards != 12 or pages != 2:
             fail(f"{cards} tables' cards print on {pages} A4 pages (six to a sheet: {(cards + 5) // 6})")
 
+        check_personal(driver, wait, press, server)
+
         # On a phone: Salir is on screen and nothing scrolls sideways.
         phone = browser(390, 844)
         try:
@@ -289,10 +291,113 @@ def check(server):
         print("gestion-check: ok (created with two allergens, a trace, an ingredient and a photo; clash shown beside the name; "
               "options (a required group, priced extras) and 21 % VAT set on the steak, a bad price shown beside them; "
               "sold out; retired after confirming; an invoice voided with a reason from the day's list; a bad price said in Spanish beside it; "
-              "the week's sales as an SVG bar chart, the dining room's invoices and the online orders apart; Salir on a phone; names as text; the menu editor's search by words in any order; the invoices within a phone's width; six tables' cards to an A4 sheet)")
+              "the week's sales as an SVG bar chart, the dining room's invoices and the online orders apart; Salir on a phone; names as text; the menu editor's search by words in any order; the invoices within a phone's width; six tables' cards to an A4 sheet; a waiter added, choosing her own password from a one-time code, reset and disabled, her phone logged out each time; the last manager kept)")
     finally:
         if driver:
             driver.quit()
+
+
+def check_personal(driver, wait, press, server):
+    """Staff without a shell: the manager adds a waiter and hands over a one-time code; the waiter
+    chooses her own password on her phone; a reset ends her session and gives a new code; disabled,
+    her session ends and her password no longer opens; the last manager cannot be disabled."""
+    base, call, token = server.base, server.call, server.token
+    driver.find_element(By.ID, "ver-personal").click()
+    form = wait.until(EC.visibility_of_element_located((By.ID, "persona-form")))
+    form.find_element(By.NAME, "nombre").send_keys("Marta Núñez 山田")
+    form.find_element(By.NAME, "login").send_keys("marta")
+    form.find_element(By.CSS_SELECTOR, "select[name=rol] option[value=camarero]").click()
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+
+    def code_shown():
+        dialog = wait.until(EC.visibility_of_element_located((By.ID, "codigo")))
+        code = dialog.find_element(By.ID, "codigo-valor").text
+        if "Marta Núñez 山田" not in dialog.text or "marta" not in dialog.text or len(code) != 14:
+            fail(f"the one-time code's dialog says {dialog.text!r}")
+        return dialog, code
+    dialog, code = code_shown()
+    if SHOT:
+        driver.save_screenshot(os.path.join(os.path.dirname(SHOT) or ".", "gestion-codigo.png"))
+    dialog.find_element(By.CSS_SELECTOR, "button[data-close]").click()
+    marta = next(p for p in call("GET", "/personal", token=token)[1] if p["login"] == "marta")
+    if marta["rol"] != "camarero" or not marta["password_temporal"]:
+        fail(f"the new waiter is {marta}")
+    card = f"#personal-lista .persona[data-id='{marta['id']}']"
+    if "Sin estrenar" not in wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, card))).text:
+        fail("the card does not say she has not chosen her password")
+
+    phone = browser(390, 844)
+    try:
+        pwait = waiting(phone)
+
+        def log_in_first_time(code, own):
+            phone.get(base + "/camarero")
+            login = pwait.until(EC.visibility_of_element_located((By.ID, "login")))
+            login.find_element(By.NAME, "login").send_keys("marta")
+            login.find_element(By.NAME, "password").send_keys(code)
+            login.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+            new = pwait.until(EC.visibility_of_element_located((By.NAME, "nueva")))
+            new.send_keys(own)
+            login.find_element(By.NAME, "repetida").send_keys(own + "x")
+            login.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+            if "no coinciden" not in pwait.until(lambda d: d.find_element(By.ID, "login-error").text or False):
+                fail("two different new passwords were not caught")
+            login.find_element(By.NAME, "repetida").clear()
+            login.find_element(By.NAME, "repetida").send_keys(own)
+            login.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+            pwait.until(EC.invisibility_of_element_located((By.ID, "login")))
+            if phone.execute_script("return document.body.classList.contains('logged-in')") is not True:
+                fail("the waiter is not in after choosing her password")
+
+        def session_ends(what):
+            try:
+                WebDriverWait(phone, 15).until(EC.visibility_of_element_located((By.ID, "login")))
+            except Exception:
+                fail(f"{what}: the waiter's page still acts logged in")
+
+        log_in_first_time(code, "bandeja-de-plata")
+        if call("POST", "/sesiones", {"login": "marta", "password": "bandeja-de-plata"})[0] != 201:
+            fail("her own password does not open")
+        # Forgotten: a new code; her phone is logged out.
+        press(card, "Nueva contraseña")
+        wait.until(EC.visibility_of_element_located((By.ID, "confirmar-persona")))
+        driver.find_element(By.ID, "confirmar-persona-si").click()
+        dialog, again = code_shown()
+        if again == code:
+            fail("the reset gave the same code")
+        dialog.find_element(By.CSS_SELECTOR, "button[data-close]").click()
+        session_ends("after a password reset")
+        log_in_first_time(again, "otra-bandeja-22")
+        # Disabled: her phone is logged out and her password answers as a wrong one.
+        press(card, "Desactivar")
+        confirm = wait.until(EC.visibility_of_element_located((By.ID, "confirmar-persona")))
+        if "Marta Núñez 山田" not in confirm.text:
+            fail(f"the confirmation does not name her: {confirm.text!r}")
+        driver.find_element(By.ID, "confirmar-persona-si").click()
+        wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, card + ".inactiva")))
+        session_ends("after disabling her")
+        login = phone.find_element(By.ID, "login")
+        login.find_element(By.NAME, "login").send_keys("marta")
+        login.find_element(By.NAME, "password").send_keys("otra-bandeja-22")
+        login.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        if "incorrectos" not in pwait.until(lambda d: d.find_element(By.ID, "login-error").text or False):
+            fail("a disabled waiter's login is not refused")
+    finally:
+        phone.quit()
+    # The last manager: refused, and said why.
+    me = next(p for p in call("GET", "/personal", token=token)[1] if p["login"] == "gerente1")
+    press(f"#personal-lista .persona[data-id='{me['id']}']", "Desactivar")
+    wait.until(EC.visibility_of_element_located((By.ID, "confirmar-persona")))
+    driver.find_element(By.ID, "confirmar-persona-si").click()
+    said = wait.until(lambda d: d.find_element(By.ID, "action-error").text or False)
+    if "al menos un gerente" not in said:
+        fail(f"disabling the last manager says {said!r}")
+    if call("GET", "/usuarios/yo", token=token)[0] != 200:
+        fail("the last manager was logged out")
+    if SHOT:
+        driver.execute_script("window.scrollTo(0, 0)")
+        time.sleep(0.3)
+        driver.save_screenshot(os.path.join(os.path.dirname(SHOT) or ".", "gestion-personal.png"))
 
 
 if __name__ == "__main__":

@@ -35,7 +35,7 @@ printf '[parameters]\n"path.key" = "%s"\n' "$KEY" > "$WORK/with-key.toml"
 printf '\n' > "$WORK/plain.toml"
 echo "staff-pass-1234" > "$WORK/pw"
 for who in anfitrion cocina camarero gerente; do
-  (cd "$WORK" && "$BIN" create-staff "st-$who" --rol "$who" --password-file "$WORK/pw" >/dev/null)
+  (cd "$WORK" && "$BIN" create-staff --crear "st-$who" --rol "$who" --password-file "$WORK/pw" >/dev/null)
 done
 (cd "$WORK" && exec "$BIN" serve --port "$PORT" 2>"$WORK/server.log") &
 PID=$!

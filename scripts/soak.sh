@@ -22,7 +22,7 @@ BIN=${COMANDA_BIN:-.build/release/comanda}
 WORK=$(mktemp -d)
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 printf 'contraseña-de-sala\n' > "$WORK/password"
-"$BIN" create-host sala --database "$WORK/soak.sqlite" --password-file "$WORK/password" >/dev/null
+"$BIN" create-host --crear sala --database "$WORK/soak.sqlite" --password-file "$WORK/password" >/dev/null
 COMANDA_SCRYPT_LOG_N=12 COMANDA_BODY_RATE_GRACE_SECONDS=2 COMANDA_TRUSTED_ADDRESSES=127.0.0.1 "$BIN" serve --host 127.0.0.1 --port "$PORT" --database "$WORK/soak.sqlite" \
   --log-level notice >"$WORK/server.log" 2>&1 &
 PID=$!

@@ -111,6 +111,7 @@ public final class ComandaApplication: HTTPResponder {
             MenuRoutes(catalog: menu),
             MenuEditRoutes(menu: menu, now: now),
             UserRoutes(users: users, menu: menu, passwords: passwords, streams: streams),
+            PersonalRoutes(users: users, passwords: passwords),
             OrderRoutes(orders: OrderService(database: database, kitchen: kitchen, now: now), live: live),
             KitchenRoutes(kitchen: kitchen, checks: checks, zone: zone, live: live),
             ReportRoutes(reports: ReportService(database: database, zone: zone, cierre: c.cierreDia, now: now)),

@@ -60,6 +60,12 @@ public enum UserError: Error, Sendable, Equatable {
     case forbidden
     /// No such dish.
     case unknownPlato
+    /// No staff member with this id (customers are not staff).
+    case unknownStaff
+    /// The change would leave the restaurant with no active manager.
+    case lastManager
+    /// The password was a one-time one the manager handed over: choose your own (`nueva`) to log in.
+    case mustChoosePassword
     /// The database could not keep it (read-only, full, failing): the server's fault, not the request's.
     case unavailable
 }

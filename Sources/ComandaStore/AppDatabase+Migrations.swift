@@ -37,6 +37,7 @@ enum Migrations {
         ("v27-line-discounts", Migrations.v27LineDiscounts),
         ("v28-full-invoices", Migrations.v28FullInvoices),
         ("v29-printers", Migrations.v29Printers),
+        ("v30-staff-accounts", Migrations.v30StaffAccounts),
     ]
 }
 

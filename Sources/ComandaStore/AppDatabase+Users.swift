@@ -8,12 +8,44 @@ public struct StoredUsuario: Sendable {
     public let usuario: Usuario
     /// `scrypt$…`.
     public let passwordHash: String
+    /// False once the manager has disabled the account: it cannot log in.
+    public let activo: Bool
+    /// The password is a one-time one the manager handed over.
+    public let passwordTemporal: Bool
+}
+
+/// A staff member as the manager sees them on `/gestion` (never the hash).
+public struct MiembroPersonal: Sendable, Equatable {
+    /// The user.
+    public let usuario: Usuario
+    /// False once disabled.
+    public let activo: Bool
+    /// Waiting to choose their own password at their next login.
+    public let passwordTemporal: Bool
+    /// When the account was made.
+    public let creado: Int64
+    /// The change to a staff member the manager asks for (nil: unchanged).
+    public struct Cambio: Sendable {
+        /// The new name (already checked).
+        public var nombre: String?
+        /// The new staff role.
+        public var rol: Rol?
+        /// Enable or disable.
+        public var activo: Bool?
+        /// A change.
+        public init(nombre: String? = nil, rol: Rol? = nil, activo: Bool? = nil) {
+            self.nombre = nombre
+            self.rol = rol
+            self.activo = activo
+        }
+    }
 }
 
 extension AppDatabase {
     /// Inserts a user; `UserError.loginTaken` if the login key exists.
+    /// `temporal`: the password is a one-time one (a staff account the manager made).
     public func createUsuario(nombre: String, login: String, passwordHash: String, rol: Rol,
-                              now: Int64) throws(UserError) -> Usuario {
+                              temporal: Bool = false, now: Int64) throws(UserError) -> Usuario {
         let key = UserRules.loginKey(login)
         do {
             return try batchedWrite { db in
@@ -21,8 +53,8 @@ extension AppDatabase {
                     throw UserError.loginTaken
                 }
                 try db.cachedStatement(sql: """
-                    INSERT INTO usuario (nombre, login, login_clave, password_hash, rol, creado_en) VALUES (?, ?, ?, ?, ?, ?)
-                    """).execute(arguments: [nombre, login, key, passwordHash, rol.rawValue, now])
+                    INSERT INTO usuario (nombre, login, login_clave, password_hash, rol, creado_en, password_temporal) VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """).execute(arguments: [nombre, login, key, passwordHash, rol.rawValue, now, temporal])
                 return Usuario(id: db.lastInsertedRowID, nombre: nombre, login: login, rol: rol)
             }
         } catch let error as UserError {
@@ -53,9 +85,11 @@ extension AppDatabase {
 
     /// Sets a user's password hash and ends every session of theirs (a new
     /// password logs the old devices out; their streams end within a second).
-    public func setPassword(hash: String, usuarioID: Int64) throws(StoreError) {
+    /// `temporal`: a one-time password the manager hands over (the person
+    /// chooses their own at the next login); otherwise their own, chosen.
+    public func setPassword(hash: String, usuarioID: Int64, temporal: Bool = false) throws(StoreError) {
         try write { db in
-            try db.cachedStatement(sql: "UPDATE usuario SET password_hash = ? WHERE id = ?").execute(arguments: [hash, usuarioID])
+            try db.cachedStatement(sql: "UPDATE usuario SET password_hash = ?, password_temporal = ? WHERE id = ?").execute(arguments: [hash, temporal, usuarioID])
             try db.cachedStatement(sql: "DELETE FROM sesion WHERE usuario_id = ?").execute(arguments: [usuarioID])
         }
         sessions.removeAll()
@@ -80,7 +114,7 @@ extension AppDatabase {
             let found = try writer.unsafeRead { db in
                 let statement = try db.cachedStatement(sql: """
                     SELECT u.id, u.nombre, u.login, u.rol, s.expira_en FROM sesion s JOIN usuario u ON u.id = s.usuario_id
-                    WHERE s.token_hash = ? AND s.expira_en > ?
+                    WHERE s.token_hash = ? AND s.expira_en > ? AND u.desactivado_en IS NULL
                     """)
                 return try Row.fetchOne(statement, arguments: [Data(tokenHash), now]).map {
                     (Usuario(id: $0["id"], nombre: $0["nombre"], login: $0["login"], rol: Rol(rawValue: $0["rol"] ?? "") ?? .cliente),
@@ -155,6 +189,93 @@ extension AppDatabase {
     private static func stored(_ row: Row) -> StoredUsuario {
         let rol = Rol(rawValue: row["rol"] ?? "") ?? .cliente
         return StoredUsuario(usuario: Usuario(id: row["id"], nombre: row["nombre"], login: row["login"], rol: rol),
-                             passwordHash: row["password_hash"])
+                             passwordHash: row["password_hash"],
+                             activo: (row["desactivado_en"] as Int64?) == nil,
+                             passwordTemporal: row["password_temporal"])
+    }
+
+    private static func miembro(_ row: Row) -> MiembroPersonal {
+        MiembroPersonal(usuario: Usuario(id: row["id"], nombre: row["nombre"], login: row["login"], rol: Rol(rawValue: row["rol"] ?? "") ?? .cliente),
+                        activo: (row["desactivado_en"] as Int64?) == nil,
+                        passwordTemporal: row["password_temporal"], creado: row["creado_en"])
+    }
+
+    /// The staff (every role but `cliente`): active ones first, then by name.
+    public func personal() throws(StoreError) -> [MiembroPersonal] {
+        try read { db in
+            try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT id, nombre, login, rol, desactivado_en, password_temporal, creado_en FROM usuario
+                WHERE rol <> 'cliente' ORDER BY desactivado_en IS NOT NULL, nombre COLLATE NOCASE, id
+                """)).map(Self.miembro)
+        }
+    }
+
+    /// One staff member, or nil (unknown, or a customer).
+    public func miembroPersonal(id: Int64) throws(StoreError) -> MiembroPersonal? {
+        try read { db in try Self.miembro(db, id) }
+    }
+
+    private static func miembro(_ db: Database, _ id: Int64) throws -> MiembroPersonal? {
+        try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT id, nombre, login, rol, desactivado_en, password_temporal, creado_en FROM usuario WHERE id = ? AND rol <> 'cliente'
+            """), arguments: [id]).map(Self.miembro)
+    }
+
+    /// Changes a staff member's name, role or whether they may log in, in one
+    /// transaction that keeps at least one active manager (`UserError.lastManager`).
+    /// Disabling ends every session of theirs (their streams within a second);
+    /// a new role holds from their next request.
+    public func cambiarPersonal(id: Int64, _ cambio: MiembroPersonal.Cambio, now: Int64) throws -> MiembroPersonal {
+        let changed = try batchedWrite { db -> MiembroPersonal in
+            guard let before = try Self.miembro(db, id) else { throw UserError.unknownStaff }
+            let rol = cambio.rol ?? before.usuario.rol
+            let activo = cambio.activo ?? before.activo
+            if before.usuario.rol == .gerente, before.activo, rol != .gerente || !activo {
+                let others = try Int.fetchOne(db.cachedStatement(sql: """
+                    SELECT count(*) FROM usuario WHERE rol = 'gerente' AND desactivado_en IS NULL AND id <> ?
+                    """), arguments: [id]) ?? 0
+                guard others > 0 else { throw UserError.lastManager }
+            }
+            try db.cachedStatement(sql: """
+                UPDATE usuario SET nombre = ?, rol = ?,
+                    desactivado_en = CASE WHEN ? THEN NULL ELSE coalesce(desactivado_en, ?) END
+                WHERE id = ?
+                """).execute(arguments: [cambio.nombre ?? before.usuario.nombre, rol.rawValue, activo, now, id])
+            if !activo {
+                try db.cachedStatement(sql: "DELETE FROM sesion WHERE usuario_id = ?").execute(arguments: [id])
+            }
+            guard let after = try Self.miembro(db, id) else { throw UserError.unknownStaff }
+            return after
+        }
+        sessions.removeAll()
+        return changed
+    }
+
+    /// Gives a staff member a one-time password (its hash) and ends their sessions.
+    public func restablecerPassword(id: Int64, hash: String) throws -> MiembroPersonal {
+        let changed = try batchedWrite { db -> MiembroPersonal in
+            guard try Self.miembro(db, id) != nil else { throw UserError.unknownStaff }
+            try db.cachedStatement(sql: "UPDATE usuario SET password_hash = ?, password_temporal = 1 WHERE id = ?").execute(arguments: [hash, id])
+            try db.cachedStatement(sql: "DELETE FROM sesion WHERE usuario_id = ?").execute(arguments: [id])
+            guard let after = try Self.miembro(db, id) else { throw UserError.unknownStaff }
+            return after
+        }
+        sessions.removeAll()
+        return changed
+    }
+
+    /// Replaces the password a login was just checked against (`was`) with
+    /// the person's own; false when it changed in between (a reset, another
+    /// device choosing first). Other sessions of theirs end.
+    public func elegirPassword(usuarioID: Int64, was: String, hash: String) throws(StoreError) -> Bool {
+        let done = try write { db -> Bool in
+            try db.cachedStatement(sql: "UPDATE usuario SET password_hash = ?, password_temporal = 0 WHERE id = ? AND password_hash = ? AND desactivado_en IS NULL")
+                .execute(arguments: [hash, usuarioID, was])
+            guard db.changesCount == 1 else { return false }
+            try db.cachedStatement(sql: "DELETE FROM sesion WHERE usuario_id = ?").execute(arguments: [usuarioID])
+            return true
+        }
+        if done { sessions.removeAll() }
+        return done
     }
 }

@@ -56,11 +56,14 @@ struct CommonOptions: ParsableArguments {
     /// when it cannot be opened, is not a database, or cannot be written.
     /// `mustExist`: a command that reads what is there (a backup, a check) never makes an empty database
     /// and reports on it: a file that is not there is said, with where it was looked for.
-    func openDatabase(_ configuration: AppConfiguration, logger: Logger? = nil, mustExist: Bool = false) -> AppDatabase {
+    /// `orCreate`: a command that may make it on purpose (`--crear`) says how when it is not there.
+    func openDatabase(_ configuration: AppConfiguration, logger: Logger? = nil, mustExist: Bool = false,
+                      orCreate: String? = nil) -> AppDatabase {
         let path = URL(fileURLWithPath: configuration.database).standardizedFileURL.path
         let existed = FileManager.default.fileExists(atPath: path)
         if mustExist && !existed {
-            fail("no database at \(path): run this where the database is, or give --database FILE (or COMANDA_DATABASE)")
+            fail("no database at \(path): run this where the database is, or give --database FILE (or COMANDA_DATABASE)"
+                 + (orCreate.map { "; \($0)" } ?? ""))
         }
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
@@ -250,9 +253,12 @@ struct ImportPlatos: ParsableCommand {
     @Argument(help: "The JSON file: an array of {nombre, descripcion, precio, tipo}.")
     var file: String
 
+    @Flag(help: "Make the database if it is not there (otherwise a missing database is refused: the command was run in the wrong place).")
+    var crear = false
+
     func run() throws {
         let configuration = common.load()
-        let database = common.openDatabase(configuration)
+        let database = common.openDatabase(configuration, mustExist: !crear, orCreate: "--crear makes a new one there")
         do {
             let started = ContinuousClock.now
             let result = try MenuImport.importFile(file, into: database)
@@ -320,9 +326,13 @@ struct StaffAccountOptions: ParsableArguments {
     @Flag(help: "For an existing user: set the password given (and log their devices out).")
     var resetPassword = false
 
+    @Flag(help: "Make the database if it is not there: the first manager before the server's first start (otherwise a missing database is refused: the command was run in the wrong place).")
+    var crear = false
+
     func run(rol: Rol) {
         let configuration = common.load()
-        let database = common.openDatabase(configuration)
+        let database = common.openDatabase(configuration, mustExist: !crear,
+                                           orCreate: "--crear makes a new one there (the first manager before the first start)")
         do {
             switch try StaffAccounts.promote(login: login, rol: rol, in: database) {
             case .promoted(let usuario):

@@ -31,6 +31,12 @@ struct JSONBody {
         }
     }
 
+    /// An optional string: nil when absent (but `null` or another type is an error).
+    func optionalString(_ field: String) throws(APIError) -> String? {
+        guard object[field] != nil else { return nil }
+        return try string(field)
+    }
+
     /// A required integer (`2.5` and `"3"` are not).
     func int(_ field: String) throws(APIError) -> Int {
         switch object[field] {

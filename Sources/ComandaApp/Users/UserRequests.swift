@@ -19,12 +19,17 @@ struct NuevoUsuario: RequestBody {
 /// `POST /sesiones`: a login.
 struct Credenciales: RequestBody {
     static let schemaName = "Credenciales"
-    static let schema: Spec = .obj(["login": .text, "password": .text], extra: true)
+    static let schema: Spec = .obj([
+        "login": .text, "password": .text,
+        "nueva": ["type": "string", "minLength": 8, "maxLength": 1024,
+                  "description": "The person's own new password: required when `password` is a one-time one the manager handed over (403 `cambiar_password` without it); with an ordinary password, changes it. Either way the person's other sessions end."],
+    ], required: ["login", "password"], extra: true)
 
-    let login: String, password: String
+    let login: String, password: String, nueva: String?
 
     init(_ body: JSONBody) throws {
         login = try body.string("login")
         password = try body.string("password")
+        nueva = try body.optionalString("nueva")
     }
 }

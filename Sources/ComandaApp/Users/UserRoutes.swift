@@ -39,17 +39,19 @@ struct UserRoutes: Feature {
             body: Credenciales.self,
             responses: [
                 "201": .ok(.ref("Sesion"), "Logged in."),
+                "403": .error("`cambiar_password`: the password was a one-time one the manager handed over; send your own in `nueva` to log in."),
+                "422": .error("`nueva` shorter than 8 characters, or the same as `password`."),
                 "401": ["description": "Wrong login or password (the same answer for both).", "headers": ["WWW-Authenticate": ["required": true, "schema": .text]], "content": .json(.ref("Error"))],
                 "429": ["description": "Too many failed logins for this login from this client address, or from this address for any login.", "headers": ["Retry-After": ["required": true, "schema": .text]], "content": .json(.ref("Error"))],
                 "503": .loginsBusy,
             ])) { r in
             let credenciales = try Credenciales(r.http)
-            let login = credenciales.login, password = credenciales.password
+            let login = credenciales.login, password = credenciales.password, nueva = credenciales.nueva
             let address = r.http.clientAddress
             // A locked-out attempt is refused before it waits for a hash.
             try users.checkNotLockedOut(login: login, address: address)
             return try r.hashing(passwords) {
-                let (token, usuario) = try users.login(login: login, password: password, address: address)
+                let (token, usuario) = try users.login(login: login, password: password, nueva: nueva, address: address)
                 var response = HTTPResponse.json(UserJSON.sesion(token: token, usuario), status: .created)
                 response.headers.add("Cache-Control", "no-store")
                 return response

@@ -66,7 +66,12 @@ final class UserService: Sendable {
     /// A new session for the right login and password. Unknown logins and wrong
     /// passwords get the same error after the same work (one scrypt).
     /// `address` is the client's (the lock-out counts per login and address).
-    func login(login: String, password: String, address: String = "") throws -> (token: String, usuario: Usuario) {
+    /// A disabled account answers as a wrong password does (after the same
+    /// work). A one-time password the manager handed over only logs in with
+    /// `nueva`, the person's own, which replaces it (`UserError.mustChoosePassword`
+    /// without); `nueva` with an ordinary password changes it. A new
+    /// password ends the person's other sessions.
+    func login(login: String, password: String, nueva: String? = nil, address: String = "") throws -> (token: String, usuario: Usuario) {
         let key = FailureKey(login: UserRules.loginKey(login), address: address)
         let time = now()
         try checkNotLockedOut(key, time)
@@ -75,15 +80,64 @@ final class UserService: Sendable {
             recordFailure(key, time)
             throw UserError.invalidCredentials
         }
-        guard hasher.verify(password, against: stored.passwordHash) else {
+        guard hasher.verify(password, against: stored.passwordHash), stored.activo else {
             recordFailure(key, time)
             throw UserError.invalidCredentials
         }
         failures.withLock { _ = $0.byLogin.removeValue(forKey: key) }
+        if let nueva {
+            do throws(UserError) { try UserRules.password(nueva) } catch {
+                throw UserError.invalid(field: "nueva", problem: "must be 8 to 1024 characters")
+            }
+            guard nueva != password else {
+                throw UserError.invalid(field: "nueva", problem: "must differ from the password it replaces")
+            }
+            guard try database.elegirPassword(usuarioID: stored.usuario.id, was: stored.passwordHash, hash: try hasher.hash(nueva)) else {
+                // Reset or chosen on another device in between: log in again.
+                throw UserError.invalidCredentials
+            }
+        } else if stored.passwordTemporal {
+            throw UserError.mustChoosePassword
+        }
         let token = SessionToken.generate()
         try database.createSesion(tokenHash: SessionToken.hash(token), usuarioID: stored.usuario.id,
                                   now: time, expiresAt: time + tokenLifetime)
         return (token, stored.usuario)
+    }
+
+    /// The staff as the manager sees them.
+    func personal() throws -> [MiembroPersonal] { try database.personal() }
+
+    /// A new staff account with a one-time password (returned, shown once to
+    /// the manager): the person chooses their own at their first login.
+    func crearPersonal(nombre rawNombre: String, login rawLogin: String, rol: Rol) throws -> (MiembroPersonal, codigo: String) {
+        let nombre = try UserRules.nombre(rawNombre)
+        let login = try UserRules.login(rawLogin)
+        let codigo = Self.codigoTemporal()
+        let usuario = try database.createUsuario(nombre: nombre, login: login, passwordHash: try hasher.hash(codigo),
+                                                 rol: rol, temporal: true, now: now())
+        guard let miembro = try database.miembroPersonal(id: usuario.id) else { throw UserError.unknownStaff }
+        return (miembro, codigo)
+    }
+
+    /// A new one-time password for a staff member (their sessions end).
+    func restablecerPassword(id: Int64) throws -> (MiembroPersonal, codigo: String) {
+        let codigo = Self.codigoTemporal()
+        return (try database.restablecerPassword(id: id, hash: try hasher.hash(codigo)), codigo)
+    }
+
+    func cambiarPersonal(id: Int64, _ cambio: MiembroPersonal.Cambio) throws -> MiembroPersonal {
+        try database.cambiarPersonal(id: id, cambio, now: now())
+    }
+
+    /// Twelve characters from 31 that cannot be mistaken for one another on
+    /// paper (no 0/o, 1/l/i), in groups of four: about 59 bits, from the
+    /// system's secure generator, good for one login.
+    static func codigoTemporal() -> String {
+        let alphabet = Array("abcdefghjkmnpqrstuvwxyz23456789")
+        var generator = SystemRandomNumberGenerator()
+        let chars = (0..<12).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] }
+        return stride(from: 0, to: 12, by: 4).map { String(chars[$0..<$0 + 4]) }.joined(separator: "-")
     }
 
     /// The user behind `Authorization: Bearer …`, and the token's hash.

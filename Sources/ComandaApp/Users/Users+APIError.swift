@@ -24,6 +24,12 @@ extension UserError: APIErrorConvertible {
             return APIError(.forbidden, "forbidden", "Your role may not do this.")
         case .unknownPlato:
             return .notFound("There is no dish with this id.")
+        case .unknownStaff:
+            return .notFound("There is no staff member with this id.")
+        case .lastManager:
+            return APIError(.conflict, "ultimo_gerente", "The restaurant needs at least one active manager: this would leave none.")
+        case .mustChoosePassword:
+            return APIError(.forbidden, "cambiar_password", "This password was given to be used once: choose your own in `nueva` (8 characters or more).", field: "nueva")
         case .unavailable:
             return APIError.databaseUnavailable
         }

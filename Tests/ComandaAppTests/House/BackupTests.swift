@@ -34,7 +34,7 @@ import Testing
             db = dir + "/r.sqlite"
             try FileManager.default.createDirectory(atPath: dir + "/Public", withIntermediateDirectories: true)
             try "jefa-de-sala-1\n".write(toFile: dir + "/pw", atomically: true, encoding: .utf8)
-            _ = try runComanda(["create-staff", "jefa", "--rol", "gerente", "--password-file", dir + "/pw", "--database", db], in: dir)
+            _ = try runComanda(["create-staff", "--crear", "jefa", "--rol", "gerente", "--password-file", dir + "/pw", "--database", db], in: dir)
             env = ["COMANDA_SCRYPT_LOG_N": "10", "COMANDA_ZONA_HORARIA": "Europe/Madrid", "COMANDA_EMPRESA_NIF": "B12345674",
                    "COMANDA_EMPRESA_RAZON_SOCIAL": "Casa Pepe S.L."]
             for (k, v) in copias { env[k] = v }

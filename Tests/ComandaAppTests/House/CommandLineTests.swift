@@ -2,18 +2,29 @@ import ComandaTestSupport
 import Foundation
 import Testing
 
-/// The owner's commands that read what is there never make an empty
-/// database and report success on it: run where there is none, they say
+/// Every command but `serve` refuses a database that is not there (unless
+/// told `--crear`): run in the wrong folder, none makes an empty one and
+/// reports success on it; they say
 /// where they looked, exit 1, and leave nothing behind.
 @Suite struct CommandLineTests {
-    @Test func backupAndVerificarWhereThereIsNoDatabase() throws {
+    @Test func everyCommandButServeRefusesAMissingDatabase() throws {
         let dir = try makeTemporaryFolder("comanda-nodb")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        for args in [["backup", dir + "/copia.sqlite"], ["verifactu", "verificar"]] {
+        let menu = try makeTemporaryFolder("comanda-nodb-menu") + "/platos.json"
+        try #"[{"nombre": "Flan", "descripcion": "Casero", "precio": 4, "tipo": "Postres"}]"#.write(toFile: menu, atomically: true, encoding: .utf8)
+        try "jefa-de-sala-1\n".write(toFile: menu + ".pw", atomically: true, encoding: .utf8)
+        let commands = [["backup", dir + "/copia.sqlite"], ["verifactu", "verificar"],
+                        ["create-staff", "jefa", "--rol", "gerente", "--password-file", menu + ".pw"],
+                        ["create-host", "ana", "--password-file", menu + ".pw"], ["import-platos", menu]]
+        for args in commands {
             let (status, output) = try runComanda(args, in: dir)
             #expect(status == 1 && output.contains("no database at ") && output.contains("comanda.sqlite"), "\(args): \(output)")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty, "files were made")
+        // Asked on purpose: the first manager before the first start, said on the terminal.
+        let (made, said) = try runComanda(["create-staff", "--crear", "jefa", "--rol", "gerente", "--password-file", menu + ".pw"], in: dir)
+        #expect(made == 0 && said.contains("a new one was created") && said.contains("created jefa"), "\(said)")
+        #expect(try runComanda(["import-platos", menu], in: dir).0 == 0, "the database is there now")
     }
 
     /// `verificar` reads a copy as it is: read-only, not migrated, nothing left beside it; a file
@@ -22,7 +33,7 @@ import Testing
         let dir = try makeTemporaryFolder("comanda-verificar")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try "jefa-de-sala-1\n".write(toFile: dir + "/pw", atomically: true, encoding: .utf8)
-        #expect(try runComanda(["create-staff", "jefa", "--rol", "gerente", "--password-file", dir + "/pw", "--database", dir + "/r.sqlite"], in: dir).0 == 0)
+        #expect(try runComanda(["create-staff", "--crear", "jefa", "--rol", "gerente", "--password-file", dir + "/pw", "--database", dir + "/r.sqlite"], in: dir).0 == 0)
         try FileManager.default.createDirectory(atPath: dir + "/copias", withIntermediateDirectories: true)
         #expect(try runComanda(["backup", dir + "/copias/copia.sqlite", "--database", dir + "/r.sqlite"], in: dir).0 == 0)
         let before = try Data(contentsOf: URL(fileURLWithPath: dir + "/copias/copia.sqlite"))

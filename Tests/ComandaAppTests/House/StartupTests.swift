@@ -52,7 +52,7 @@ import Testing
         try "primera-clave-1\n".write(toFile: dir + "/one", atomically: true, encoding: .utf8)
         try "segunda-clave-2\n".write(toFile: dir + "/two", atomically: true, encoding: .utf8)
         let base = ["--database", "s.sqlite", "--password-file"]
-        var (status, output) = try runComanda(["create-staff", "ana", "--rol", "cocina"] + base + [dir + "/one"], in: dir)
+        var (status, output) = try runComanda(["create-staff", "--crear", "ana", "--rol", "cocina"] + base + [dir + "/one"], in: dir)
         #expect(status == 0 && output.contains("created ana"), "\(output)")
         (status, output) = try runComanda(["create-staff", "ana", "--rol", "gerente"] + base + [dir + "/two"], in: dir)
         #expect(status == 0 && output.contains("the password was not changed (--reset-password sets it)"), "\(output)")

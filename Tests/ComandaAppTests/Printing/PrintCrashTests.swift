@@ -24,7 +24,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: dir + "/Public", withIntermediateDirectories: true)
         let db = dir + "/r.sqlite"
         try "jefa-de-sala-1\n".write(toFile: dir + "/pw", atomically: true, encoding: .utf8)
-        _ = try runComanda(["create-staff", "jefa", "--rol", "gerente", "--password-file", dir + "/pw", "--database", db], in: dir)
+        _ = try runComanda(["create-staff", "--crear", "jefa", "--rol", "gerente", "--password-file", dir + "/pw", "--database", db], in: dir)
         let args = ["--database", db, "--public", dir + "/Public"]
         let env = ["COMANDA_SCRYPT_LOG_N": "10", "COMANDA_ZONA_HORARIA": "Europe/Madrid"]
         var server = try ServerProcess(arguments: args, directory: dir, environment: env)

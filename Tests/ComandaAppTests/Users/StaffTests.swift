@@ -14,11 +14,11 @@ import Testing
         let passwordFile = dir + "/pw"
         try "fogones-1234\n".write(toFile: passwordFile, atomically: true, encoding: .utf8)
 
-        let (made, out) = try runComanda(["create-staff", "Cocinero", "--rol", "cocina", "--password-file", passwordFile,
+        let (made, out) = try runComanda(["create-staff", "--crear", "Cocinero", "--rol", "cocina", "--password-file", passwordFile,
                                           "--database", db], in: dir)
         #expect(made == 0, "\(out)")
         #expect(out.contains("created Cocinero"))
-        let (bad, why) = try runComanda(["create-staff", "otro", "--rol", "chef", "--password-file", passwordFile,
+        let (bad, why) = try runComanda(["create-staff", "--crear", "otro", "--rol", "chef", "--password-file", passwordFile,
                                          "--database", db], in: dir)
         #expect(bad != 0)
         #expect(why.contains("unknown role \"chef\""))

@@ -100,7 +100,7 @@ final class AEATStandIn {
             standIn = try AEATStandIn(folder: dir + "/aeat", certs: dir + "/certs", espera: espera)
             let db = dir + "/r.sqlite"
             try "jefa-de-sala-1\n".write(toFile: dir + "/pw", atomically: true, encoding: .utf8)
-            _ = try runComanda(["create-staff", "jefa", "--rol", "gerente", "--password-file", dir + "/pw", "--database", db], in: dir)
+            _ = try runComanda(["create-staff", "--crear", "jefa", "--rol", "gerente", "--password-file", dir + "/pw", "--database", db], in: dir)
             args = ["--database", db, "--public", dir + "/Public"]
             var env = ["COMANDA_SCRYPT_LOG_N": "10", "COMANDA_EMPRESA_NIF": "B12345674", "COMANDA_ZONA_HORARIA": "Europe/Madrid",
                        "COMANDA_EMPRESA_RAZON_SOCIAL": "Casa Pepe & Hijos <\"Ñandú\"> S.L.",
@@ -338,7 +338,7 @@ final class AEATStandIn {
         defer { server.stop() }
         #expect(server.log().contains("EXPIRED on 2021-01-01"), "\(server.log())")
         try "jefa-de-sala-1\n".write(toFile: dir + "/pw", atomically: true, encoding: .utf8)
-        _ = try runComanda(["create-staff", "jefa", "--rol", "gerente", "--password-file", dir + "/pw", "--database", dir + "/db.sqlite"], in: dir)
+        _ = try runComanda(["create-staff", "--crear", "jefa", "--rol", "gerente", "--password-file", dir + "/pw", "--database", dir + "/db.sqlite"], in: dir)
         let c = try TestClient(port: server.port)
         let token = try #require((try c.postJSON("/sesiones", #"{"login": "jefa", "password": "jefa-de-sala-1"}"#).json as? [String: Any])?["token"] as? String)
         let estado = try #require(try c.authed("GET", "/verifactu/estado", token).json as? [String: Any])
