@@ -19,10 +19,16 @@ let loading = 0;
 
 function nombreDe(codigo) { const a = alergenos.find(x => x.codigo === codigo); return a ? a.nombre : codigo; }
 
+/** Text as the search compares it: lower case, no accents ("Pulpo a la Gallega" → "pulpo a la gallega"). */
+function fold(text) { return text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase(); }
+
+/** The words typed: the server looks for the longest (its `q` is one literal text), the page keeps the dishes with every one, in any order ("pulpo gallega"). */
+function palabras() { return fold($("q").value).split(/\s+/).filter(Boolean); }
+
 function query() {
   const params = new URLSearchParams();
-  const q = $("q").value.trim();
-  if (q) params.set("q", q);
+  const words = palabras();
+  if (words.length) params.set("q", words.reduce((a, b) => (b.length > a.length ? b : a)));
   const sin = [...$("sin").querySelectorAll("input:checked")].map(b => b.value);
   if (sin.length) {
     params.set("sin", sin.join(","));
@@ -92,7 +98,11 @@ async function load() {
   try {
     const response = await fetch(query(), { cache: "no-store" });
     if (!response.ok) throw new Error("status " + response.status);
-    const carta = await response.json();
+    const words = palabras();
+    const carta = (await response.json()).map(s => ({ tipo: s.tipo, platos: s.platos.filter(p => {
+      const hay = fold(p.nombre + " " + p.descripcion);
+      return words.every(w => hay.includes(w));
+    }) })).filter(s => s.platos.length);
     Staff.offline(false);
     if (mine === loading) render(carta);
   } catch (e) {
@@ -254,25 +264,80 @@ $("entrega")?.addEventListener("submit", async (event) => {
   }
 });
 
-/** The placed order's state, live from its stream (polling while it is down). */
-function follow(placed) {
+/** The placed order's state, live from its stream (polling while it is down), in its dialog (`open`) and on top of the menu. */
+let liveId = null, shown = null;
+function follow(placed, open = true) {
   showEstado(placed);
-  $("estado").showModal();
+  if (open) $("estado").showModal();
+  if (live && liveId === placed.id) return;
   if (live) live.stop();
-  live = Staff.live({ stream: "/pedidos/" + placed.id + "/eventos", ticket: true, events: { pedido: showEstado },
-                      poll: "/pedidos/" + placed.id, ms: 3000, render: showEstado });
+  live = null;
+  liveId = placed.id;
+  if (!FINAL.includes(placed.estado)) {
+    live = Staff.live({ stream: "/pedidos/" + placed.id + "/eventos", ticket: true, events: { pedido: showEstado },
+                        poll: "/pedidos/" + placed.id, ms: 3000, render: showEstado });
+  }
 }
+const FINAL = ["entregado", "rechazado", "cancelado"];
 
-function showEstado(p) {
-  const texto = p.estado === "aceptado"
+function estadoTexto(p) {
+  return p.estado === "aceptado"
     ? "Aceptado — listo hacia las " + (p.listo_estimado ? Staff.clock(new Date(p.listo_estimado)) : "…")
     : p.estado === "rechazado" ? "Rechazado: " + (p.motivo || "la cocina no puede prepararlo ahora.")
     : ESTADOS[p.estado] || p.estado;
-  $("estado-texto").textContent = texto;
+}
+
+function showEstado(p) {
+  shown = p;
+  $("estado-title").textContent = "Su pedido #" + p.id;
+  $("estado-texto").textContent = estadoTexto(p);
   $("estado-texto").dataset.estado = p.estado;
   $("estado-lineas").replaceChildren(...p.lineas.map(l => Staff.el("li", null, l.cantidad + " × " + l.nombre)));
-  if (["entregado", "rechazado", "cancelado"].includes(p.estado) && live) { live.stop(); live = null; }
+  // On top of the menu too, whatever the guest does after closing the dialog.
+  $("en-curso").hidden = false;
+  $("en-curso").dataset.estado = p.estado;
+  $("en-curso-texto").textContent = "Pedido #" + p.id + ": " + estadoTexto(p);
+  $("mis-pedidos-abrir").hidden = false;
+  if (FINAL.includes(p.estado) && live) { live.stop(); live = null; }
 }
+$("en-curso")?.addEventListener("click", () => { if (shown) $("estado").showModal(); });
+
+const ESTADO_CORTO = { realizado: "Recibido", aceptado: "Aceptado", preparado: "Preparado", entregado: "Entregado", rechazado: "Rechazado",
+                       cancelado: "Cancelado" };
+
+/** "21:30" today, "26/11 21:30" another day (the restaurant's hour). */
+function cuando(iso) {
+  const d = new Date(iso), today = new Date();
+  const day = d.toDateString() === today.toDateString() ? "" : String(d.getDate()).padStart(2, "0") + "/" + String(d.getMonth() + 1).padStart(2, "0") + " ";
+  return day + Staff.clock(d);
+}
+
+/** After a reload or a return to the menu: the guest's orders, and the one under way followed live. */
+async function misPedidos(open) {
+  let list;
+  try { list = await Staff.api("GET", "/pedidos?limit=20"); } catch (e) { return; }
+  $("mis-pedidos-abrir").hidden = list.length === 0;
+  $("mis-pedidos-lista").replaceChildren(...list.map(p => {
+    const li = Staff.el("li"), b = document.createElement("button");
+    b.type = "button";
+    b.dataset.id = String(p.id);
+    const head = Staff.el("span", "cabeza");
+    head.append(Staff.el("span", null, "Pedido #" + p.id + " · " + cuando(p.fecha)), Staff.el("span", "estado-pedido", ESTADO_CORTO[p.estado] || p.estado));
+    b.append(head, Staff.el("span", null, p.num_platos + (p.num_platos === 1 ? " plato · " : " platos · ") + Staff.money(p.total)));
+    b.addEventListener("click", async () => {
+      try { const full = await Staff.api("GET", "/pedidos/" + p.id); $("mis-pedidos").close(); follow(full); } catch (e) { /* the notice says it */ }
+    });
+    li.append(b);
+    return li;
+  }));
+  if (list.length === 0) $("mis-pedidos-lista").append(Staff.el("li", "resumen", "Todavía no ha hecho ningún pedido."));
+  if (open) $("mis-pedidos").showModal();
+  const underWay = list.find(p => !FINAL.includes(p.estado));
+  if (underWay && liveId !== underWay.id) {
+    try { follow(await Staff.api("GET", "/pedidos/" + underWay.id), false); } catch (e) { /* shown at the next look */ }
+  }
+}
+$("mis-pedidos-abrir")?.addEventListener("click", () => misPedidos(true));
 
 // Registering or logging in, only when it is needed to order.
 function openCuenta() {
@@ -323,7 +388,7 @@ $("cuenta-form")?.addEventListener("submit", async (event) => {
 for (const d of document.querySelectorAll("dialog")) {
   for (const b of d.querySelectorAll("[data-close]")) b.addEventListener("click", () => d.close());
 }
-if (!enMesa() && logged()) refreshPedido();
+if (!enMesa() && logged()) { refreshPedido(); misPedidos(false); }
 
 // The menu changes (sold out, prices): look again every minute while the page is open.
 setInterval(load, 60000);

@@ -71,6 +71,12 @@ with Server(BIN, "jefa", "gerente", "secreto-de-carta", COMANDA_NOMBRE_RESTAURAN
         found = names(phone)
         if not found or not all("jam" in n.lower() for n in found) or "Croquetas de jamón" not in found:
             fail(f"searching 'jamon' shows {found}")
+        # Words in any order: "pulpo GALLEGA" finds Pulpo a la gallega.
+        phone.find_element(By.ID, "q").clear()
+        phone.find_element(By.ID, "q").send_keys("pulpo GALLEGA")
+        wait.until(lambda d: names(d) == ["Pulpo a la gallega"])
+        phone.find_element(By.ID, "q").send_keys(" chocolate")
+        wait.until(lambda d: "Ningún plato" in d.find_element(By.ID, "resumen").text)
         phone.find_element(By.ID, "q").clear()
         phone.find_element(By.ID, "q").send_keys(" ")
         wait.until(lambda d: len(names(d)) == total)
@@ -150,6 +156,34 @@ with Server(BIN, "jefa", "gerente", "secreto-de-carta", COMANDA_NOMBRE_RESTAURAN
             fail(f"the guest saw the order accepted after {accepted:.2f} s (must be under 1 s)")
         if SHOTS:
             phone.save_screenshot(os.path.join(SHOTS, "pedido.png"))
+        # Mis pedidos: back to the menu, then a reload; the order under way is on top, still live, and in the list.
+        phone.find_element(By.CSS_SELECTOR, "#estado button[data-close]").click()
+        banner = wait.until(lambda d: d.find_element(By.ID, "en-curso"))
+        if not banner.is_displayed() or not banner.text.startswith(f"Pedido #{placed['id']}: Aceptado"):
+            fail(f"back on the menu the order says {banner.text!r}")
+        phone.refresh()
+        wait.until(lambda d: d.find_element(By.ID, "en-curso").is_displayed()
+                   and f"Pedido #{placed['id']}: Aceptado — listo hacia las" in d.find_element(By.ID, "en-curso").text)
+        time.sleep(0.5)   # its stream is open again
+        if SHOTS:
+            phone.save_screenshot(os.path.join(SHOTS, "carta-en-curso.png"))
+        started = time.monotonic()
+        if server.call("POST", f"/cocina/pedidos/{placed['id']}/preparado", {}, token=server.token)[0] != 200:
+            fail("the kitchen could not mark the order ready")
+        waiting(phone, 3, 0.02).until(lambda d: "Preparado" in d.find_element(By.ID, "en-curso").text)
+        if time.monotonic() - started >= 1.0:
+            fail(f"after a reload the order's new state took {time.monotonic() - started:.2f} s")
+        phone.find_element(By.ID, "mis-pedidos-abrir").click()
+        wait.until(lambda d: d.find_element(By.ID, "mis-pedidos").is_displayed())
+        row = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, f"#mis-pedidos-lista button[data-id='{placed['id']}']"))
+        if "Preparado" not in row.text or "1 plato" not in row.text or "€" not in row.text:
+            fail(f"Mis pedidos lists {row.text!r}")
+        if SHOTS:
+            phone.save_screenshot(os.path.join(SHOTS, "mis-pedidos.png"))
+        row.click()
+        wait.until(lambda d: d.find_element(By.ID, "estado").is_displayed()
+                   and d.find_element(By.ID, "estado-texto").get_attribute("data-estado") == "preparado")
+        phone.find_element(By.CSS_SELECTOR, "#estado button[data-close]").click()
         width = phone.execute_script("return document.documentElement.scrollWidth")
         if width > 390:
             fail(f"the menu scrolls sideways on a phone: {width} px")
@@ -230,9 +264,9 @@ with Server(BIN, "jefa", "gerente", "secreto-de-carta", COMANDA_NOMBRE_RESTAURAN
         thanks = phone.find_element(By.ID, "mesa-estado").text
         if "Gracias por su visita" not in thanks or "no está abierta" in thanks:
             fail(f"after paying the table's page says {thanks!r}")
-        print(f"carta-check: ok ({total} dishes by category; 'jamon' finds {len(found)} with accents; sin gluten; traces excluded "
+        print(f"carta-check: ok ({total} dishes by category; 'jamon' finds {len(found)} with accents; 'pulpo GALLEGA' finds Pulpo a la gallega; sin gluten; traces excluded "
               f"on request; sold out shown; the restaurant's name; names as text; the steak's required option asked; registered, "
-              f"checked out, and shown accepted with its time {accepted * 1000:.0f} ms after the kitchen accepted; {width} px wide on a 390 px phone; "
+              f"checked out, and shown accepted with its time {accepted * 1000:.0f} ms after the kitchen accepted, still after a reload (Mis pedidos, the order under way on top and live); {width} px wide on a 390 px phone; "
               f"the table's QR code read by zbarimg and opened; its page: closed until seated, a dish with a note added, shown in the kitchen {sent * 1000:.0f} ms after the waiter "
               f"sent it, {table_width} px wide; 'Pide la cuenta' on the waiter's tile and check; thanked after paying)")
     finally:
