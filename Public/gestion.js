@@ -158,7 +158,10 @@ function opcionesDe(p) {
                                            valores: g.valores.map(v => ({ nombre: v.nombre, precio: v.precio })) }));
 }
 
-function clearErrors() { for (const e of document.querySelectorAll("#plato [data-error]")) e.textContent = ""; }
+function clearErrors() {
+  for (const e of document.querySelectorAll("#plato [data-error]")) e.textContent = "";
+  for (const l of document.querySelectorAll("#plato label.choca")) l.classList.remove("choca");
+}
 
 /** Each field's rule in Spanish, for the server's validation errors (its `message` is for the log). */
 const FIELD_ERRORS = {
@@ -166,17 +169,39 @@ const FIELD_ERRORS = {
   precio: "Escriba el precio en euros, mayor que 0 y hasta 10.000, con dos decimales como mucho (por ejemplo 9,50).",
   tipo: "Escriba la categoría (de 1 a 50 caracteres).",
   descripcion: "La descripción tiene como mucho 1.000 caracteres.",
-  alergenos: "Revise los alérgenos marcados.",
-  trazas: "Revise las trazas marcadas.",
+  alergenos: "Algún alérgeno marcado no es de la lista oficial: recargue la página y vuelva a marcarlos.",
+  trazas: "Alguna traza marcada no es de la lista oficial: recargue la página y vuelva a marcarlas.",
   ingredientes: "Cada ingrediente necesita un nombre (hasta 100 caracteres); la cantidad, hasta 50.",
   iva: "El IVA es del 0, 4, 10 o 21 %.",
   disponible: "Marque si el plato está disponible.",
 };
 
+/** The allergens ticked both as contained and as a trace (a dish that contains one does not carry it as a trace), marked on the form. */
+function ambasListas() {
+  const form = $("plato");
+  const contiene = new Set([...form.querySelectorAll("input[name=alergeno]:checked")].map(b => b.value));
+  const choques = [];
+  for (const box of form.querySelectorAll("input[name=traza]")) {
+    const choca = box.checked && contiene.has(box.value);
+    box.closest("label").classList.toggle("choca", choca);
+    if (choca) choques.push(box.closest("label").textContent.trim());
+  }
+  return choques;
+}
+
+function textoAmbas(choques) {
+  const lista = choques.length === 1 ? choques[0] : choques.slice(0, -1).join(", ") + " y " + choques[choques.length - 1];
+  return lista + (choques.length === 1 ? " está marcado" : " están marcados") + " en «Contiene» y en «Puede contener trazas de»: "
+    + "si el plato " + (choques.length === 1 ? "lo" : "los") + " contiene, no " + (choques.length === 1 ? "es traza" : "son trazas")
+    + ". Desmarque la traza.";
+}
+
 function showError(e) {
   const f = e.error && e.error.field;
   const place = document.querySelector('#plato [data-error="' + (f || "") + '"]') || $("form-error");
-  place.textContent = e.status === 409 && e.error.code === "nombre_en_uso" ? "Ya hay un plato con ese nombre en la carta."
+  const choques = f === "trazas" && e.status === 422 ? ambasListas() : [];
+  place.textContent = choques.length ? textoAmbas(choques)
+    : e.status === 409 && e.error.code === "nombre_en_uso" ? "Ya hay un plato con ese nombre en la carta."
     : f === "opciones" && e.status === 422 ? "Revise las opciones: cada grupo con nombre y al menos una opción, nombres de hasta 60 letras, "
       + "suplementos de 0 a 1000 € con dos decimales como mucho."
     : f === "foto" ? e.error.message
@@ -225,6 +250,14 @@ $("plato").addEventListener("submit", async (event) => {
   event.preventDefault();
   clearErrors();
   const form = $("plato");
+  // Said before sending, naming the allergens: the server would refuse it as a whole (field trazas).
+  const choques = ambasListas();
+  if (choques.length) {
+    const place = document.querySelector('#plato [data-error="trazas"]');
+    place.textContent = textoAmbas(choques);
+    place.scrollIntoView({ block: "center" });
+    return;
+  }
   const precio = Number(form.precio.value.trim().replace(",", "."));
   const body = {
     nombre: form.nombre.value, descripcion: form.descripcion.value, tipo: form.tipo.value,

@@ -127,6 +127,25 @@ def check(server):
         if not visible:
             fail("the price's error is not scrolled into view")
         editor.find_element(By.CSS_SELECTOR, "[data-close]").click()
+        # An allergen ticked as contained and as a trace: named, beside the traces, the trace marked; nothing saved.
+        editor = open_new()
+        editor.find_element(By.NAME, "nombre").send_keys("Migas")
+        editor.find_element(By.NAME, "precio").send_keys("9")
+        editor.find_element(By.NAME, "tipo").send_keys("Principales")
+        for css in ["#alergenos input[value='gluten']", "#trazas input[value='gluten']", "#trazas input[value='sesamo']"]:
+            box = editor.find_element(By.CSS_SELECTOR, css)
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
+            box.click()
+        editor.find_element(By.ID, "guardar").click()
+        said = WebDriverWait(driver, 5).until(lambda d: d.find_element(By.CSS_SELECTOR, "#plato [data-error='trazas']").text or None)
+        marked = [e.text for e in editor.find_elements(By.CSS_SELECTOR, "#trazas label.choca")]
+        if not said.startswith("Gluten está marcado en «Contiene» y en «Puede contener trazas de»") or len(marked) != 1 or "gluten" not in marked[0].lower():
+            fail(f"an allergen in both lists says {said!r}, marks {marked!r}")
+        if call("GET", "/platos?q=migas")[1]:
+            fail("the dish with an allergen in both lists was saved")
+        if SHOT:
+            driver.save_screenshot(os.path.join(os.path.dirname(SHOT) or ".", "gestion-trazas.png"))
+        editor.find_element(By.CSS_SELECTOR, "[data-close]").click()
 
         # A clash is shown beside the name.
         editor = open_new()
@@ -290,7 +309,7 @@ def check(server):
             phone.quit()
         print("gestion-check: ok (created with two allergens, a trace, an ingredient and a photo; clash shown beside the name; "
               "options (a required group, priced extras) and 21 % VAT set on the steak, a bad price shown beside them; "
-              "sold out; retired after confirming; an invoice voided with a reason from the day's list; a bad price said in Spanish beside it; "
+              "sold out; retired after confirming; an invoice voided with a reason from the day's list; a bad price said in Spanish beside it; an allergen in both lists named beside the traces; "
               "the week's sales as an SVG bar chart, the dining room's invoices and the online orders apart; Salir on a phone; names as text; the menu editor's search by words in any order; the invoices within a phone's width; six tables' cards to an A4 sheet; a waiter added, choosing her own password from a one-time code, reset and disabled, her phone logged out each time; the last manager kept)")
     finally:
         if driver:
