@@ -644,11 +644,14 @@ const closedChecks = new Set();  // checks seen closing, to tell a reopening
 let alerted = null;              // the keys of what was already announced (null until the first lists)
 let soundOn = localStorage.getItem("comanda.camarero.sonido") === "si";
 
-/** Each table's needs now: [{mesa, cuenta, kind, text}], oldest table first. */
+/** Each table's needs now: [{mesa, cuenta, kind, text, mia}], the waiter's own tables (and those nobody serves) first.
+ *  Only those buzz and chime: a colleague's table is shown, quietly, after them. */
 function needs() {
   const out = [];
   for (const c of checks.values()) {
     const mesa = c.mesa;
+    const mia = !c.camarero || c.camarero.id === yo;
+    const before = out.length;
     const food = readyFood(c);
     if (food) out.push({ cuenta: c.id, mesa, kind: "lista", key: "lista:" + c.id + ":" + food, text: "✔ " + (food === 1 ? "1 plato listo" : food + " platos listos") });
     // The guests' calls, as the tile and the check say them (guestCalls), each its own item.
@@ -658,8 +661,10 @@ function needs() {
                  text: (bill ? "€ " : "✎ ") + call });
     }
     if (reopened.has(c.id)) out.push({ cuenta: c.id, mesa, kind: "reabierta", key: "reabierta:" + c.id, text: "↺ Cuenta reabierta" });
+    for (const n of out.slice(before)) { n.mia = mia; n.de = mia || !c.camarero ? null : c.camarero.nombre; }
   }
-  return out;
+  // Stable: within each group, the order the checks came in.
+  return out.filter(n => n.mia).concat(out.filter(n => !n.mia));
 }
 
 /** The bar of what needs the waiter, above every screen; each item opens its check. */
@@ -670,11 +675,13 @@ function renderNeeds() {
   const others = list.filter(n => n.cuenta !== here);
   bar.hidden = others.length === 0;
   bar.replaceChildren(...others.map(n => {
-    const b = Staff.button("", "aviso " + n.kind, () => { reopened.delete(n.cuenta); location.hash = "#cuenta-" + n.cuenta; });
+    const b = Staff.button("", "aviso " + n.kind + (n.mia ? "" : " ajena"), () => { reopened.delete(n.cuenta); location.hash = "#cuenta-" + n.cuenta; });
     b.append(Staff.el("strong", null, n.mesa), " ", n.text);
+    if (n.de) b.append(" ", Staff.el("span", "de", "(" + n.de + ")"));
     return b;
   }));
-  const keys = new Set(list.map(n => n.key));
+  // Buzz and chime for something new at the waiter's own tables (or nobody's), not a colleague's.
+  const keys = new Set(list.filter(n => n.mia).map(n => n.key));
   if (alerted !== null && [...keys].some(k => !alerted.has(k))) announce();
   alerted = keys;
 }
@@ -760,9 +767,11 @@ function message(e) {
   return messages[code] || Floor.message(e);
 }
 
-function toast(id, text) {
+/** A message over the screen: red for what failed, green (`good`) for what was done. */
+function toast(id, text, good) {
   const t = $(id);
   t.textContent = text;
+  t.classList.toggle("ok", !!good);
   t.hidden = false;
   clearTimeout(t.timer);
   t.timer = setTimeout(() => { t.hidden = true; }, 3000);
@@ -778,7 +787,7 @@ $("atender").addEventListener("click", async () => {
     checks.set(c.id, c);
     shown = c;
     renderCheck();
-    toast("action-error", "Ahora atiende usted la mesa " + c.mesa + ".");
+    toast("action-error", "Ahora atiende usted la mesa " + c.mesa + ".", true);
   } catch (e) { if (e.status !== 401) toast("action-error", message(e)); }
 });
 const MOTIVOS_AJUSTE = {
@@ -1047,7 +1056,7 @@ async function printAt(prefix, path) {
   localStorage.setItem(ULTIMA_IMPRESORA, String(id));
   try {
     await Staff.api("POST", path, { impresora_id: id });
-    toast("action-error", "Enviado a " + $(prefix + "-impresora").selectedOptions[0].textContent + ".");
+    toast("action-error", "Enviado a " + $(prefix + "-impresora").selectedOptions[0].textContent + ".", true);
   } catch (e) { if (e.status !== 401) toast("action-error", message(e)); }
 }
 $("ticket-a-impresora").addEventListener("click", () => shown && printAt("ticket", "/cuentas/" + shown.id + "/imprimir"));

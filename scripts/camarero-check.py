@@ -56,10 +56,10 @@ def clicked(driver, css):
 
 with Server(BIN, "jefa", "gerente", PASSWORD, COMANDA_EMPRESA_NIF="B12345674", COMANDA_EMPRESA_RAZON_SOCIAL="Casa Pepe S.L.",
             COMANDA_EMPRESA_DIRECCION="Calle Mayor 1, 28013 Madrid", COMANDA_ZONA_HORARIA="Europe/Madrid") as server:
-    for login, rol in [("luis", "camarero"), ("ana", "cocina")]:
+    for login, rol in [("luis", "camarero"), ("ana", "cocina"), ("marta", "camarero")]:
         server.create_staff(login, rol, PASSWORD)
     mesas = {}
-    for nombre in ["T1", "T2", "T3", "T4"]:
+    for nombre in ["T1", "T2", "T3", "T4", "T5"]:
         status, mesa = server.call("POST", "/mesas", {"nombre": nombre, "zona": "Sala", "plazas": 4}, token=server.token)
         if status != 201:
             fail(f"creating {nombre} answered {status}: {mesa}")
@@ -92,7 +92,7 @@ with Server(BIN, "jefa", "gerente", PASSWORD, COMANDA_EMPRESA_NIF="B12345674", C
         cook = log_in(kitchen, server.base + "/cocina", "ana", PASSWORD)
         cook.until(lambda d: d.find_elements(By.CSS_SELECTOR, f".card[data-id='{pedido}']"))
         wait = log_in(phone, server.base + "/camarero", "luis", PASSWORD)
-        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".tile")) == 4)
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".tile")) == 5)
         # The phone's zone is UTC, the restaurant's Europe/Madrid: the page shows Madrid's hour.
         def madrid_now():
             now = datetime.datetime.now(zoneinfo.ZoneInfo("Europe/Madrid"))
@@ -365,6 +365,21 @@ with Server(BIN, "jefa", "gerente", PASSWORD, COMANDA_EMPRESA_NIF="B12345674", C
         wait.until(lambda d: "atiende jefa" in d.find_element(By.ID, "check-info").text and d.find_element(By.ID, "atender").is_displayed())
         tap(phone, phone.find_element(By.ID, "atender"))
         wait.until(lambda d: "atiende luis" in d.find_element(By.ID, "check-info").text and not d.find_element(By.ID, "atender").is_displayed())
+        # A colleague's table calls: shown in the bar after luis's own, with who serves it, and no buzz.
+        buzzed = phone.execute_script("return window.__buzz")
+        marta = server.call("POST", "/sesiones", {"login": "marta", "password": PASSWORD})[1]["token"]
+        server.call("POST", f"/mesas/{mesas['T5']}/sentar", {"comensales": 2}, token=marta)
+        enlace5 = next(m["enlace"] for m in server.call("GET", "/mesas", token=server.token)[1]["mesas"] if m["id"] == mesas["T5"])
+        server.call("POST", enlace5 + "/pide-cuenta", {})
+        ajena = waiting(phone, 3, 0.02).until(lambda d: [b for b in d.find_elements(By.CSS_SELECTOR, "#avisos .aviso.ajena") if "T5" in b.text])[0]
+        items = [b.text for b in phone.find_elements(By.CSS_SELECTOR, "#avisos .aviso")]
+        if "(marta" not in ajena.text or not items[-1].startswith("T5") or len(items) < 2:
+            fail(f"a colleague's call is not after luis's own, naming her: {items}")
+        time.sleep(0.3)
+        if phone.execute_script("return window.__buzz") != buzzed:
+            fail("the phone buzzed for a colleague's table")
+        if SHOTS:
+            phone.save_screenshot(os.path.join(SHOTS, "camarero-avisos-companera.png"))
         phone.find_element(By.ID, "back").click()
         tile3 = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, f".tile[data-id='{mesas['T3']}'] .ready-food"))
         if "✔" not in tile3.text or "listo" not in tile3.text:
@@ -380,7 +395,7 @@ with Server(BIN, "jefa", "gerente", PASSWORD, COMANDA_EMPRESA_NIF="B12345674", C
               f"three invoices with their QR codes (zbarimg reads the invoice's qr); freed; verifactu verificar: 3 records intact; "
               f"the last invoice voided after the table was freed: the check listed without a table (axe: no serious fault), charged again from there; "
               f"Madrid's hour on a phone in UTC; on T1's check, T3's ready food and T4's bill call at the top in "
-              f"{food_shown * 1000:.0f} and {call_shown * 1000:.0f} ms, buzzed, the call opens T4, taken back from the manager with Atender; the reopened check announced)")
+              f"{food_shown * 1000:.0f} and {call_shown * 1000:.0f} ms, buzzed, the call opens T4, taken back from the manager with Atender; a colleague's call after his own, naming her, without a buzz; the reopened check announced)")
     finally:
         phone.quit()
         kitchen.quit()
