@@ -62,19 +62,19 @@ struct CommonOptions: ParsableArguments {
         let path = URL(fileURLWithPath: configuration.database).standardizedFileURL.path
         let existed = FileManager.default.fileExists(atPath: path)
         if mustExist && !existed {
-            fail("no database at \(path): run this where the database is, or give --database FILE (or COMANDA_DATABASE)"
+            fail("no hay ninguna base de datos en \(path): ejecútelo donde está la base de datos, o indique --database ARCHIVO (o COMANDA_DATABASE)"
                  + (orCreate.map { "; \($0)" } ?? ""))
         }
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-            fail("cannot open database \(path): it is a folder, not a file")
+            fail("no se puede abrir la base de datos \(path): es una carpeta, no un archivo")
         }
         let database: AppDatabase
         do { database = try AppDatabase.open(path: configuration.database, synchronous: configuration.synchronous) } catch {
-            fail("cannot open database \(path): \(Self.plainWords(error.description, path: path, existed: existed))")
+            fail("no se puede abrir la base de datos \(path): \(Self.plainWords(error.description, path: path, existed: existed))")
         }
         do { try database.checkWritable() } catch {
-            fail("cannot write to database \(path) (or its -wal and -shm files beside it): \(Self.plainWords(error.description, path: path, existed: true))")
+            fail("no se puede escribir en la base de datos \(path) (ni en sus archivos -wal y -shm): \(Self.plainWords(error.description, path: path, existed: true))")
         }
         if existed {
             logger?.notice("database \(path)")
@@ -82,7 +82,7 @@ struct CommonOptions: ParsableArguments {
             logger.notice("database \(path): a new one, created now (no staff, a new host key)")
         } else {
             // A command run in the wrong folder must not seem to have worked on the restaurant's database.
-            FileHandle.standardError.write(Data("comanda: no database was at \(path): a new one was created there (to use the restaurant's, run this where it is or give --database FILE)\n".utf8))
+            FileHandle.standardError.write(Data("comanda: no había ninguna base de datos en \(path): se ha creado una nueva (para usar la del restaurante, ejecútelo donde está o indique --database ARCHIVO)\n".utf8))
         }
         return database
     }
@@ -90,15 +90,15 @@ struct CommonOptions: ParsableArguments {
     /// SQLite's codes as a person would say them.
     static func plainWords(_ error: String, path: String, existed: Bool) -> String {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        if error.contains("SQLite error 26") || error.contains("not a database") { return "the file is not a SQLite database" }
+        if error.contains("SQLite error 26") || error.contains("not a database") { return "el archivo no es una base de datos SQLite" }
         if error.contains("SQLite error 14") || error.contains("unable to open") {
-            return existed ? "the file cannot be opened (check its permissions)"
-                           : "the file cannot be created (does the folder \(folder) exist, and may it be written?)"
+            return existed ? "no se puede abrir el archivo (revise sus permisos)"
+                           : "no se puede crear el archivo (¿existe la carpeta \(folder) y se puede escribir en ella?)"
         }
         if error.contains("SQLite error 8") || error.contains("readonly") || error.contains("read-only") {
-            return "the file, or the folder \(folder) that holds its -wal and -shm files, is read-only"
+            return "el archivo, o la carpeta \(folder) que guarda sus archivos -wal y -shm, es de solo lectura"
         }
-        if error.contains("SQLite error 11") || error.contains("malformed") { return "the file is damaged (restore a backup: docs/OPERATIONS.md)" }
+        if error.contains("SQLite error 11") || error.contains("malformed") { return "el archivo está dañado (restaure una copia: docs/OPERATIONS.md)" }
         return error
     }
 }
@@ -170,7 +170,7 @@ struct Serve: ParsableCommand {
         @Sendable func lock() {
             do {
                 guard try AppDatabase.Cerrojo.tomar(databasePath) else {
-                    fail("another comanda is serving \(databasePath): stop it first (systemctl stop comanda); the file was not touched")
+                    fail("otro comanda está sirviendo \(databasePath): párelo antes (systemctl stop comanda); no se ha tocado el archivo")
                 }
             } catch {
                 fail(error.description)
@@ -215,6 +215,9 @@ struct Serve: ParsableCommand {
         let hostAddress = everywhere ? "THIS-MACHINE-ADDRESS" : configuration.http.host
         for line in configuration.startLines(now: Int64(Date().timeIntervalSince1970)) { logger.notice("\(line)") }
         logger.notice("\(configuration.verifactuLogLine(now: Int64(Date().timeIntervalSince1970)))")
+        if let printers = try? database.impresoras() {
+            logger.notice("\(printers.isEmpty ? "printers: none (add them on /gestion, Impresoras)" : "printers: " + printers.map { p in "\(p.impresora.nombre) at \(p.impresora.host):\(p.impresora.puerto)" + (p.pendientes > 0 ? " (\(p.pendientes) jobs waiting)" : "") }.joined(separator: ", "))")
+        }
         logger.notice("RestaurantQueue host app base URL: http://\(hostAddress):\(port)\(application.queueHostPath)")
         // The signals are handled before the first request can be answered: a
         // SIGTERM sent once /health answers is never lost between ignoring it
@@ -258,13 +261,13 @@ struct ImportPlatos: ParsableCommand {
 
     func run() throws {
         let configuration = common.load()
-        let database = common.openDatabase(configuration, mustExist: !crear, orCreate: "--crear makes a new one there")
+        let database = common.openDatabase(configuration, mustExist: !crear, orCreate: "--crear crea una nueva ahí")
         do {
             let started = ContinuousClock.now
             let result = try MenuImport.importFile(file, into: database)
             let elapsed = ContinuousClock.now - started
             if case .imported(let inserted, let updated) = result {
-                print("imported \(file): \(inserted) new, \(updated) updated, in \(elapsed.formatted(.units(allowed: [.milliseconds])))")
+                print("importado \(file): \(inserted) platos nuevos, \(updated) actualizados, en \(elapsed.formatted(.units(allowed: [.milliseconds])))")
             }
         } catch {
             fail(error.description)
@@ -292,7 +295,7 @@ struct CreateStaff: ParsableCommand {
 
     func run() throws {
         guard let role = Rol(rawValue: rol.lowercased()) else {
-            fail("unknown role \(rol.debugDescription): expected one of \(Rol.allCases.map(\.rawValue).joined(separator: ", "))")
+            fail("puesto desconocido \(rol.debugDescription): tiene que ser uno de \(Rol.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         account.run(rol: role)
     }
@@ -332,16 +335,16 @@ struct StaffAccountOptions: ParsableArguments {
     func run(rol: Rol) {
         let configuration = common.load()
         let database = common.openDatabase(configuration, mustExist: !crear,
-                                           orCreate: "--crear makes a new one there (the first manager before the first start)")
+                                           orCreate: "--crear crea una nueva ahí (el primer gerente antes del primer arranque)")
         do {
             switch try StaffAccounts.promote(login: login, rol: rol, in: database) {
             case .promoted(let usuario):
-                print("\(usuario.login) now has the role \(rol.rawValue)")
+                print("\(usuario.login) tiene ahora el puesto \(rol.rawValue)")
                 if resetPassword {
                     try StaffAccounts.resetPassword(login: login, password: readPassword(), configuration: configuration, in: database)
-                    print("\(usuario.login): new password set; their devices are logged out")
+                    print("\(usuario.login): contraseña nueva puesta; sus dispositivos han salido")
                 } else if passwordFile != nil || isatty(0) == 0 {
-                    print("\(usuario.login) already exists: the password was not changed (--reset-password sets it)")
+                    print("\(usuario.login) ya existe: no se ha cambiado la contraseña (--reset-password la cambia)")
                 }
                 return
             case .noSuchUser:
@@ -350,7 +353,7 @@ struct StaffAccountOptions: ParsableArguments {
             let password = readPassword()
             let usuario = try StaffAccounts.create(login: login, nombre: nombre ?? login, password: password, rol: rol,
                                                    configuration: configuration, in: database)
-            print("created \(usuario.login) (id \(usuario.id)) with the role \(rol.rawValue)")
+            print("creado \(usuario.login) (id \(usuario.id)) con el puesto \(rol.rawValue)")
         } catch {
             fail("\(error)")
         }
@@ -364,12 +367,12 @@ struct StaffAccountOptions: ParsableArguments {
             // A person at a terminal: asked twice, nothing shown as they type.
             let first = Self.unseen("Contraseña para \(login): ")
             let second = Self.unseen("Repítala: ")
-            guard first == second else { fail("the two passwords are not the same; nothing was changed") }
+            guard first == second else { fail("las dos contraseñas no son iguales; no se ha cambiado nada") }
             text = first
         } else {
             text = readLine(strippingNewline: true)
         }
-        guard let text, !text.isEmpty else { fail("no password given (standard input or --password-file)") }
+        guard let text, !text.isEmpty else { fail("no se ha dado ninguna contraseña (entrada estándar o --password-file)") }
         return text
     }
 
@@ -406,8 +409,8 @@ struct Backup: ParsableCommand {
         let database = common.openDatabase(configuration, mustExist: true)
         do {
             let resumen = try database.backup(to: file, zone: TimeZone(identifier: configuration.zonaHoraria) ?? .current)
-            print("backed up \(configuration.database) to \(file) (integrity check: ok; \(resumen.facturas) invoices, "
-                  + "\(resumen.registros) billing records, chain whole)")
+            print("copiada \(configuration.database) en \(file) (integridad: bien; \(resumen.facturas) facturas, "
+                  + "\(resumen.registros) registros de facturación, cadena íntegra)")
         } catch {
             fail(error.description)
         }
@@ -425,16 +428,29 @@ struct Restaurar: ParsableCommand {
     @Argument(help: "The copy to restore (a file made by `comanda backup` or the server's copias).")
     var copia: String
 
+    /// What is wrong with a copy, as the person at the terminal reads it (the server's log says it in English).
+    static func copiaEnPalabras(_ text: String) -> String {
+        if text.hasPrefix("cannot read ") { return "no se puede leer" }
+        if text.contains("integrity check") { return "está dañada (no pasa la comprobación de integridad)" }
+        if text.contains("not a comanda database") { return "no es una base de datos de comanda" }
+        if text.contains("not a SQLite database") { return "el archivo no es una base de datos SQLite" }
+        if let from = text.range(of: "billing chain is broken from record ") {
+            let rest = text[from.upperBound...].prefix { $0.isNumber }
+            return "su cadena de registros de facturación está rota desde el registro \(rest)"
+        }
+        return text
+    }
+
     func run() throws {
         let configuration = common.load()
         let target = URL(fileURLWithPath: configuration.database).standardizedFileURL.path
         let source = URL(fileURLWithPath: copia).standardizedFileURL.path
-        guard source != target else { fail("the copy \(source) is the database itself") }
+        guard source != target else { fail("la copia \(source) es la propia base de datos") }
         let zone = TimeZone(identifier: configuration.zonaHoraria) ?? .current
         // The copy first: a damaged one is refused before anything is touched.
         let resumen: ResumenCopia
         do { resumen = try AppDatabase.comprobarCopia(source, zone: zone) } catch {
-            fail("the copy \(source) cannot be restored: \(error.description); nothing was changed")
+            fail("la copia \(source) no se puede restaurar: \(Self.copiaEnPalabras(error.description)); no se ha cambiado nada")
         }
         let fm = FileManager.default
         var aside: String?
@@ -442,7 +458,7 @@ struct Restaurar: ParsableCommand {
             // Held until the process ends: a server started meanwhile is refused.
             do {
                 guard try AppDatabase.Cerrojo.tomar(target) else {
-                    fail("a comanda server is serving \(target): stop it first (systemctl stop comanda); nothing was changed")
+                    fail("un servidor comanda está sirviendo \(target): párelo antes (systemctl stop comanda); no se ha cambiado nada")
                 }
             } catch {
                 fail(error.description)
@@ -452,7 +468,7 @@ struct Restaurar: ParsableCommand {
             // The file with its -wal and -shm (what the -wal holds is part of it): renamed, never deleted.
             for suffix in ["", "-wal", "-shm"] where fm.fileExists(atPath: target + suffix) {
                 guard rename(target + suffix, kept + suffix) == 0 else {
-                    fail("cannot keep \(target + suffix) aside as \(kept + suffix): \(String(cString: strerror(errno))); nothing was restored")
+                    fail("no se puede apartar \(target + suffix) como \(kept + suffix): \(String(cString: strerror(errno))); no se ha restaurado nada")
                 }
             }
             aside = kept
@@ -468,15 +484,15 @@ struct Restaurar: ParsableCommand {
         } catch {
             try? fm.removeItem(atPath: partial)
             if let aside { for suffix in ["", "-wal", "-shm"] { _ = rename(aside + suffix, target + suffix) } }
-            fail("cannot write \(target): \(error.localizedDescription); the database was left as it was")
+            fail("no se puede escribir \(target): \(error.localizedDescription); la base de datos se ha quedado como estaba")
         }
         let made = Copias.leer((source as NSString).lastPathComponent).flatMap { Copias.instante($0.sello, zone: zone) }
             ?? ((try? fm.attributesOfItem(atPath: source)[.modificationDate] as? Date).map { Int64($0.timeIntervalSince1970) } ?? 0)
-        print("restored \(source) (made \(LocalTime.dayAndMinute(made, zone: zone))) as \(target): "
-              + "\(resumen.facturas) invoices, \(resumen.registros) billing records (chain whole)"
-              + (resumen.ultimaFactura.map { ", the last invoice \($0)" + (resumen.fechaUltimaFactura.map { " of \($0)" } ?? "") } ?? ", no invoices"))
-        if let aside { print("the database that was there is kept as \(aside)") }
-        print("start the server (systemctl start comanda): it migrates the copy if it is older than this comanda")
+        print("restaurada \(source) (hecha el \(LocalTime.dayAndMinute(made, zone: zone))) como \(target): "
+              + "\(resumen.facturas) facturas, \(resumen.registros) registros de facturación (cadena íntegra)"
+              + (resumen.ultimaFactura.map { ", la última factura \($0)" + (resumen.fechaUltimaFactura.map { " del \($0)" } ?? "") } ?? ", ninguna factura"))
+        if let aside { print("la base de datos que había se guarda como \(aside)") }
+        print("arranque el servidor (systemctl start comanda): pone al día la copia si es de un comanda anterior")
     }
 }
 
@@ -509,7 +525,7 @@ struct Verifactu: ParsableCommand {
             let configuration = common.load()
             let path = URL(fileURLWithPath: configuration.database).standardizedFileURL.path
             guard FileManager.default.fileExists(atPath: path) else {
-                fail("no database at \(path): run this where the database is, or give --database FILE (or COMANDA_DATABASE)")
+                fail("no hay ninguna base de datos en \(path): ejecútelo donde está la base de datos, o indique --database ARCHIVO (o COMANDA_DATABASE)")
             }
             do {
                 // Read-only, never migrated: a backup is checked as it is and nothing is left beside it.
@@ -522,7 +538,7 @@ struct Verifactu: ParsableCommand {
             } catch let exit as ExitCode {
                 throw exit
             } catch {
-                fail("cannot check \(path): \(CommonOptions.plainWords("\(error)", path: path, existed: true))")
+                fail("no se puede comprobar \(path): \(CommonOptions.plainWords("\(error)", path: path, existed: true))")
             }
         }
     }

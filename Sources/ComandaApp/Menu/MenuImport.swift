@@ -14,10 +14,10 @@ public enum MenuImport {
     /// Reads and validates a file; nothing is written.
     public static func read(file: String) throws(Failure) -> [DatosPlato] {
         guard let data = FileManager.default.contents(atPath: file) else {
-            throw Failure(description: "cannot read menu file \(file)")
+            throw Failure(description: "no se puede leer el archivo de la carta \(file)")
         }
         do { return try MenuFile.parse(data) } catch {
-            throw Failure(description: "\(file): \(error.description); nothing was imported")
+            throw Failure(description: "\(file): \(error.description); no se ha importado nada")
         }
     }
 
@@ -25,7 +25,7 @@ public enum MenuImport {
     public static func importFile(_ file: String, into database: AppDatabase) throws(Failure) -> ImportResult {
         let entries = try read(file: file)
         do { return try database.importPlatos(entries, onlyFirstTime: false) } catch {
-            throw Failure(description: "\(file): the database refused the import (\(error.description)); nothing was imported")
+            throw Failure(description: "\(file): la base de datos no aceptó la importación (\(error.description)); no se ha importado nada")
         }
     }
 
@@ -46,11 +46,11 @@ public enum MenuImport {
         case .builtIn:
             label = "the built-in Config/platos.json"
             do { entries = try MenuFile.parse(Data(BuiltIn.platos)) } catch {
-                throw Failure(description: "\(label): \(error.description); nothing was imported")
+                throw Failure(description: "\(label): \(error.description); no se ha importado nada")
             }
         }
         do { return try database.importPlatos(entries, onlyFirstTime: true) } catch {
-            throw Failure(description: "\(label): the database refused the import (\(error.description)); nothing was imported")
+            throw Failure(description: "\(label): la base de datos no aceptó la importación (\(error.description)); no se ha importado nada")
         }
     }
 }

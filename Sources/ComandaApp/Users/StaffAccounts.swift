@@ -24,10 +24,9 @@ public enum StaffAccounts {
 
     /// Sets an existing user's password (the registration's rules) and logs their devices out.
     public static func resetPassword(login: String, password: String, configuration: AppConfiguration, in database: AppDatabase) throws {
-        guard let stored = try database.usuario(login: login) else { throw Failure(description: "there is no user \(login)") }
+        guard let stored = try database.usuario(login: login) else { throw Failure(description: "no existe el usuario \(login)") }
         do throws(UserError) { try UserRules.password(password) } catch {
-            if case .invalid(let field, let problem) = error { throw Failure(description: "\(field) \(problem)") }
-            throw Failure(description: "the password breaks the rules")
+            throw Failure(description: Self.regla(error))
         }
         try database.setPassword(hash: try PasswordHasher(logN: configuration.scryptLogN).hash(password), usuarioID: stored.usuario.id)
     }
@@ -41,10 +40,21 @@ public enum StaffAccounts {
                                           now: Int64(Date().timeIntervalSince1970))
         } catch let error as UserError {
             switch error {
-            case .invalid(let field, let problem): throw Failure(description: "\(field) \(problem)")
-            case .loginTaken: throw Failure(description: "the login \(login) is taken")
-            default: throw Failure(description: "could not create the user")
+            case .loginTaken: throw Failure(description: "el usuario \(login) ya existe")
+            case .invalid: throw Failure(description: Self.regla(error))
+            default: throw Failure(description: "no se ha podido crear el usuario")
             }
+        }
+    }
+
+    /// A broken rule, said to the person at the terminal.
+    static func regla(_ error: UserError) -> String {
+        guard case .invalid(let field, _) = error else { return "los datos no cumplen las reglas" }
+        switch field {
+        case "nombre": return "el nombre tiene que tener de 1 a 100 caracteres, sin caracteres de control"
+        case "login": return "el usuario tiene que tener de 1 a 100 caracteres, sin espacios ni caracteres de control"
+        case "password": return "la contraseña tiene que tener de 8 a 1024 caracteres"
+        default: return "\(field) no cumple las reglas"
         }
     }
 }

@@ -225,19 +225,19 @@ import Testing
         #expect(try runComanda(["backup", copy, "--database", box.db], in: box.dir).0 == 0)
         // Restoring over the running server: refused, nothing touched.
         let (refused, why) = try runComanda(["restaurar", copy, "--database", box.db], in: box.dir)
-        #expect(refused != 0 && why.contains("is serving") && why.contains("nothing was changed"), "\(why)")
+        #expect(refused != 0 && why.contains("está sirviendo") && why.contains("no se ha cambiado nada"), "\(why)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: box.dir).allSatisfy { !$0.contains("antes-de-restaurar") })
         // A second server on the same file: refused too.
-        #expect(try runComanda(["serve", "--port", "0", "--database", box.db], in: box.dir).1.contains("another comanda is serving"))
+        #expect(try runComanda(["serve", "--port", "0", "--database", box.db], in: box.dir).1.contains("otro comanda está sirviendo"))
         // After the copy, an invoice the restore will not bring back.
         let third = try pay(c, token, "T3")
         server.stop()
         // A damaged file: refused before anything is touched.
         let (bad, badWhy) = try runComanda(["restaurar", a + "/" + damaged, "--database", box.db], in: box.dir)
-        #expect(bad != 0 && badWhy.contains("not a SQLite database"), "\(badWhy)")
+        #expect(bad != 0 && badWhy.contains("no es una base de datos SQLite"), "\(badWhy)")
         let (status, output) = try runComanda(["restaurar", copy, "--database", box.db], in: box.dir)
         #expect(status == 0, "\(output)")
-        #expect(output.contains("2 invoices, 2 billing records") && output.contains("the last invoice \(second)"), "\(output)")
+        #expect(output.contains("2 facturas, 2 registros de facturación") && output.contains("la última factura \(second)"), "\(output)")
         let aside = try #require(try FileManager.default.contentsOfDirectory(atPath: box.dir).first { $0.hasPrefix("r.sqlite.antes-de-restaurar-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") })
         #expect(output.contains(aside))
         // The file kept aside still holds the third invoice (with its -wal beside it).

@@ -355,7 +355,7 @@ private func object(_ r: TestResponse) throws -> [String: Any] { try #require(r.
         writer.start()
         let (status, output) = try runComanda(["backup", copy, "--database", db], in: dir)
         #expect(status == 0, "\(output)")
-        #expect(output.contains("integrity check: ok"))
+        #expect(output.contains("integridad: bien"))
         // One self-contained file: nothing beside it, and a rollback journal in
         // its header (bytes 18 and 19 are 1 for a rollback journal, 2 for WAL).
         let files = try FileManager.default.contentsOfDirectory(atPath: dir)
@@ -376,7 +376,7 @@ private func object(_ r: TestResponse) throws -> [String: Any] { try #require(r.
         let full = dir + "/full.sqlite"
         let (failed, why) = try runComanda(["backup", full, "--database", db], in: dir, shellSetup: "trap '' XFSZ; ulimit -f 16")
         #expect(failed != 0)
-        #expect(why.hasPrefix("comanda: ") && !why.contains("integrity check: ok"), "\(why)")
+        #expect(why.hasPrefix("comanda: ") && !why.contains("integridad: bien"), "\(why)")
         let left = try FileManager.default.contentsOfDirectory(atPath: dir)
         #expect(left.filter { $0.hasPrefix("full.sqlite") }.isEmpty, "\(left)")
     }

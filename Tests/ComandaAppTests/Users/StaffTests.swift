@@ -17,11 +17,11 @@ import Testing
         let (made, out) = try runComanda(["create-staff", "--crear", "Cocinero", "--rol", "cocina", "--password-file", passwordFile,
                                           "--database", db], in: dir)
         #expect(made == 0, "\(out)")
-        #expect(out.contains("created Cocinero"))
+        #expect(out.contains("creado Cocinero"))
         let (bad, why) = try runComanda(["create-staff", "--crear", "otro", "--rol", "chef", "--password-file", passwordFile,
                                          "--database", db], in: dir)
         #expect(bad != 0)
-        #expect(why.contains("unknown role \"chef\""))
+        #expect(why.contains("puesto desconocido \"chef\""))
 
         let server = try ServerProcess(arguments: ["--database", db], directory: dir)
         let client = try TestClient(port: server.port)
@@ -34,10 +34,10 @@ import Testing
 
         let (changed, changeOut) = try runComanda(["create-staff", "COCINERO", "--rol", "gerente", "--database", db], in: dir)
         #expect(changed == 0, "\(changeOut)")
-        #expect(changeOut.contains("now has the role gerente"))
+        #expect(changeOut.contains("tiene ahora el puesto gerente"))
         let (host, hostOut) = try runComanda(["create-host", "cocinero", "--database", db], in: dir)
         #expect(host == 0, "\(hostOut)")
-        #expect(hostOut.contains("now has the role anfitrion"))
+        #expect(hostOut.contains("tiene ahora el puesto anfitrion"))
         #expect(server.stop() == 0)
     }
 
