@@ -305,12 +305,20 @@ def check(server):
             width = phone.execute_script("return document.documentElement.scrollWidth")
             if width > 390:
                 fail(f"the invoices make the page {width} px wide on a phone")
+            # Every other view too: no table or form wider than a phone.
+            for view in ["ventas", "mesas", "cierre", "verifactu", "impresoras", "personal", "carta"]:
+                phone.find_element(By.ID, "ver-" + view).click()
+                WebDriverWait(phone, 5).until(lambda d: d.find_element(By.ID, view).is_displayed())
+                time.sleep(0.4)
+                width = phone.execute_script("return document.documentElement.scrollWidth")
+                if width > 390:
+                    fail(f"/gestion's {view} view is {width} px wide on a 390 px phone")
         finally:
             phone.quit()
         print("gestion-check: ok (created with two allergens, a trace, an ingredient and a photo; clash shown beside the name; "
               "options (a required group, priced extras) and 21 % VAT set on the steak, a bad price shown beside them; "
               "sold out; retired after confirming; an invoice voided with a reason from the day's list; a bad price said in Spanish beside it; an allergen in both lists named beside the traces; "
-              "the week's sales as an SVG bar chart, the dining room's invoices and the online orders apart; Salir on a phone; names as text; the menu editor's search by words in any order; the invoices within a phone's width; six tables' cards to an A4 sheet; a waiter added, choosing her own password from a one-time code, reset and disabled, her phone logged out each time; the last manager kept)")
+              "the week's sales as an SVG bar chart, the dining room's invoices and the online orders apart; Salir on a phone; names as text; the menu editor's search by words in any order; every view within a phone's width; six tables' cards to an A4 sheet; a waiter added, choosing her own password from a one-time code, reset and disabled, her phone logged out each time; the last manager kept)")
     finally:
         if driver:
             driver.quit()
