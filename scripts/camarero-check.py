@@ -23,6 +23,7 @@ import time
 import zoneinfo
 
 from browsercheck import Server, browser, fail as failed, log_in, waiting
+from fakeprinter import FakePrinter
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from axe_selenium_python import Axe
 from selenium.webdriver.common.by import By
@@ -58,6 +59,10 @@ with Server(BIN, "jefa", "gerente", PASSWORD, COMANDA_EMPRESA_NIF="B12345674", C
             COMANDA_EMPRESA_DIRECCION="Calle Mayor 1, 28013 Madrid", COMANDA_ZONA_HORARIA="Europe/Madrid") as server:
     for login, rol in [("luis", "camarero"), ("ana", "cocina"), ("marta", "camarero")]:
         server.create_staff(login, rol, PASSWORD)
+    # A ticket printer at the counter, as most restaurants have: the invoice's dialog then offers it too (and grows).
+    printer = FakePrinter()
+    if server.call("POST", "/impresoras", {"nombre": "Caja", "host": "127.0.0.1", "puerto": printer.port}, token=server.token)[0] != 201:
+        fail("adding the counter's printer was refused")
     mesas = {}
     for nombre in ["T1", "T2", "T3", "T4", "T5"]:
         status, mesa = server.call("POST", "/mesas", {"nombre": nombre, "zona": "Sala", "plazas": 4}, token=server.token)
@@ -326,7 +331,7 @@ with Server(BIN, "jefa", "gerente", PASSWORD, COMANDA_EMPRESA_NIF="B12345674", C
         wait.until(lambda d: d.find_element(By.ID, "pay").is_displayed() and "33,33" in d.find_element(By.ID, "pay").text)
         if phone.find_element(By.ID, "free").is_displayed():
             fail("a check that holds no table offers Liberar")
-        pay("Todo", "Tarjeta", expect_amount="33,33 €")
+        pay("Todo", "Efectivo", given="40", expect_amount="33,33 €")
         phone.find_element(By.ID, "back").click()
         wait.until(EC.invisibility_of_element_located((By.ID, "loose")))
 
