@@ -387,6 +387,12 @@ function personaMessage(e) {
   return (code === "validation_failed" && fields[field]) || (e && e.error && e.error.message) || "No se pudo hacer.";
 }
 
+/** "4/12": the day and month in the restaurant's zone (the device's until the server has said it). */
+function diaMes(d) {
+  try { return d.toLocaleDateString("es-ES", Object.assign({ day: "numeric", month: "numeric" }, zona ? { timeZone: zona } : {})); }
+  catch (e) { return d.getDate() + "/" + (d.getMonth() + 1); }
+}
+
 function showCodigo(answer) {
   $("codigo-nombre").textContent = answer.miembro.nombre;
   $("codigo-login").textContent = answer.miembro.login;
@@ -413,8 +419,15 @@ async function loadPersonal() {
     head.append(Staff.el("strong", null, p.nombre + (yo && yo.id === p.id ? " (usted)" : "")),
       p.activo ? (p.password_temporal ? Staff.el("span", "estado temporal", "Sin estrenar") : Staff.el("span", "estado", "Activo"))
                : Staff.el("span", "estado inactiva", "Desactivado"));
+    const caducado = p.password_temporal && p.codigo_caduca && new Date(p.codigo_caduca) <= new Date();
     card.append(head, Staff.el("p", "detalle", "Usuario: " + p.login
       + (p.password_temporal && p.activo ? " · aún no ha elegido su contraseña" : "")));
+    if (p.password_temporal && p.activo && p.codigo_caduca) {
+      const d = new Date(p.codigo_caduca);
+      card.append(Staff.el("p", caducado ? "aviso-codigo caducado" : "aviso-codigo",
+        caducado ? "Su código caducó: dele uno nuevo con «Nueva contraseña»."
+                 : "Su código vale hasta el " + diaMes(d) + " a las " + Staff.clock(d) + "."));
+    }
     const rol = Staff.el("label", "rol", "Puesto ");
     const select = document.createElement("select");
     select.name = "rol";

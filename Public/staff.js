@@ -203,6 +203,10 @@ const Staff = (() => {
         if (!response.ok) {
           const code = answer && answer.error && answer.error.code;
           if (response.status === 403 && code === "cambiar_password") { askNewPassword(); return; }
+          if (response.status === 403 && code === "codigo_caducado") {
+            message.textContent = "Ese código ha caducado (vale una semana): pida uno nuevo al encargado.";
+            return;
+          }
           // Only a 401 means a wrong password: a server that cannot keep data says so.
           message.textContent = response.status === 401 ? "Usuario o contraseña incorrectos."
             : response.status === 422 && nueva ? "La contraseña nueva tiene que ser distinta de la que le dieron y tener 8 caracteres o más."

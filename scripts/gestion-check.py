@@ -350,8 +350,9 @@ def check_personal(driver, wait, press, server):
     if marta["rol"] != "camarero" or not marta["password_temporal"]:
         fail(f"the new waiter is {marta}")
     card = f"#personal-lista .persona[data-id='{marta['id']}']"
-    if "Sin estrenar" not in wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, card))).text:
-        fail("the card does not say she has not chosen her password")
+    said = wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, card))).text
+    if "Sin estrenar" not in said or "Su código vale hasta el" not in said:
+        fail(f"the card does not say she has not chosen her password, nor until when her code works: {said!r}")
 
     phone = browser(390, 844)
     try:

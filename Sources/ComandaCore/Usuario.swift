@@ -66,6 +66,8 @@ public enum UserError: Error, Sendable, Equatable {
     case lastManager
     /// The password was a one-time one the manager handed over: choose your own (`nueva`) to log in.
     case mustChoosePassword
+    /// The one-time password the manager handed over has expired: ask for a new one.
+    case codeExpired
     /// The database could not keep it (read-only, full, failing): the server's fault, not the request's.
     case unavailable
 }

@@ -38,6 +38,7 @@ enum Migrations {
         ("v28-full-invoices", Migrations.v28FullInvoices),
         ("v29-printers", Migrations.v29Printers),
         ("v30-staff-accounts", Migrations.v30StaffAccounts),
+        ("v31-one-time-codes-expire", Migrations.v31OneTimeCodesExpire),
     ]
 }
 

@@ -12,6 +12,8 @@ public struct StoredUsuario: Sendable {
     public let activo: Bool
     /// The password is a one-time one the manager handed over.
     public let passwordTemporal: Bool
+    /// When a one-time password stops working (nil: not one, or no end).
+    public let temporalCaduca: Int64?
 }
 
 /// A staff member as the manager sees them on `/gestion` (never the hash).
@@ -22,6 +24,8 @@ public struct MiembroPersonal: Sendable, Equatable {
     public let activo: Bool
     /// Waiting to choose their own password at their next login.
     public let passwordTemporal: Bool
+    /// When their one-time password stops working (nil: not one).
+    public let temporalCaduca: Int64?
     /// When the account was made.
     public let creado: Int64
     /// The change to a staff member the manager asks for (nil: unchanged).
@@ -46,6 +50,7 @@ extension AppDatabase {
     /// `temporal`: the password is a one-time one (a staff account the manager made).
     public func createUsuario(nombre: String, login: String, passwordHash: String, rol: Rol,
                               temporal: Bool = false, now: Int64) throws(UserError) -> Usuario {
+        let caduca: Int64? = temporal ? now + Self.vidaCodigo : nil
         let key = UserRules.loginKey(login)
         do {
             return try batchedWrite { db in
@@ -53,8 +58,8 @@ extension AppDatabase {
                     throw UserError.loginTaken
                 }
                 try db.cachedStatement(sql: """
-                    INSERT INTO usuario (nombre, login, login_clave, password_hash, rol, creado_en, password_temporal) VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """).execute(arguments: [nombre, login, key, passwordHash, rol.rawValue, now, temporal])
+                    INSERT INTO usuario (nombre, login, login_clave, password_hash, rol, creado_en, password_temporal, temporal_caduca) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """).execute(arguments: [nombre, login, key, passwordHash, rol.rawValue, now, temporal, caduca])
                 return Usuario(id: db.lastInsertedRowID, nombre: nombre, login: login, rol: rol)
             }
         } catch let error as UserError {
@@ -89,7 +94,7 @@ extension AppDatabase {
     /// chooses their own at the next login); otherwise their own, chosen.
     public func setPassword(hash: String, usuarioID: Int64, temporal: Bool = false) throws(StoreError) {
         try write { db in
-            try db.cachedStatement(sql: "UPDATE usuario SET password_hash = ?, password_temporal = ? WHERE id = ?").execute(arguments: [hash, temporal, usuarioID])
+            try db.cachedStatement(sql: "UPDATE usuario SET password_hash = ?, password_temporal = ?, temporal_caduca = NULL WHERE id = ?").execute(arguments: [hash, temporal, usuarioID])
             try db.cachedStatement(sql: "DELETE FROM sesion WHERE usuario_id = ?").execute(arguments: [usuarioID])
         }
         sessions.removeAll()
@@ -191,20 +196,23 @@ extension AppDatabase {
         return StoredUsuario(usuario: Usuario(id: row["id"], nombre: row["nombre"], login: row["login"], rol: rol),
                              passwordHash: row["password_hash"],
                              activo: (row["desactivado_en"] as Int64?) == nil,
-                             passwordTemporal: row["password_temporal"])
+                             passwordTemporal: row["password_temporal"], temporalCaduca: row["temporal_caduca"])
     }
 
     private static func miembro(_ row: Row) -> MiembroPersonal {
         MiembroPersonal(usuario: Usuario(id: row["id"], nombre: row["nombre"], login: row["login"], rol: Rol(rawValue: row["rol"] ?? "") ?? .cliente),
                         activo: (row["desactivado_en"] as Int64?) == nil,
-                        passwordTemporal: row["password_temporal"], creado: row["creado_en"])
+                        passwordTemporal: row["password_temporal"], temporalCaduca: row["temporal_caduca"], creado: row["creado_en"])
     }
+
+    /// How long a one-time password the manager hands over works: a week (a new hire's first shift may be days away).
+    public static let vidaCodigo: Int64 = 7 * 86_400
 
     /// The staff (every role but `cliente`): active ones first, then by name.
     public func personal() throws(StoreError) -> [MiembroPersonal] {
         try read { db in
             try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT id, nombre, login, rol, desactivado_en, password_temporal, creado_en FROM usuario
+                SELECT id, nombre, login, rol, desactivado_en, password_temporal, temporal_caduca, creado_en FROM usuario
                 WHERE rol <> 'cliente' ORDER BY desactivado_en IS NOT NULL, nombre COLLATE NOCASE, id
                 """)).map(Self.miembro)
         }
@@ -217,7 +225,7 @@ extension AppDatabase {
 
     private static func miembro(_ db: Database, _ id: Int64) throws -> MiembroPersonal? {
         try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT id, nombre, login, rol, desactivado_en, password_temporal, creado_en FROM usuario WHERE id = ? AND rol <> 'cliente'
+            SELECT id, nombre, login, rol, desactivado_en, password_temporal, temporal_caduca, creado_en FROM usuario WHERE id = ? AND rol <> 'cliente'
             """), arguments: [id]).map(Self.miembro)
     }
 
@@ -252,10 +260,11 @@ extension AppDatabase {
     }
 
     /// Gives a staff member a one-time password (its hash) and ends their sessions.
-    public func restablecerPassword(id: Int64, hash: String) throws -> MiembroPersonal {
+    public func restablecerPassword(id: Int64, hash: String, now: Int64) throws -> MiembroPersonal {
         let changed = try batchedWrite { db -> MiembroPersonal in
             guard try Self.miembro(db, id) != nil else { throw UserError.unknownStaff }
-            try db.cachedStatement(sql: "UPDATE usuario SET password_hash = ?, password_temporal = 1 WHERE id = ?").execute(arguments: [hash, id])
+            try db.cachedStatement(sql: "UPDATE usuario SET password_hash = ?, password_temporal = 1, temporal_caduca = ? WHERE id = ?")
+                .execute(arguments: [hash, now + Self.vidaCodigo, id])
             try db.cachedStatement(sql: "DELETE FROM sesion WHERE usuario_id = ?").execute(arguments: [id])
             guard let after = try Self.miembro(db, id) else { throw UserError.unknownStaff }
             return after
@@ -269,7 +278,7 @@ extension AppDatabase {
     /// device choosing first). Other sessions of theirs end.
     public func elegirPassword(usuarioID: Int64, was: String, hash: String) throws(StoreError) -> Bool {
         let done = try write { db -> Bool in
-            try db.cachedStatement(sql: "UPDATE usuario SET password_hash = ?, password_temporal = 0 WHERE id = ? AND password_hash = ? AND desactivado_en IS NULL")
+            try db.cachedStatement(sql: "UPDATE usuario SET password_hash = ?, password_temporal = 0, temporal_caduca = NULL WHERE id = ? AND password_hash = ? AND desactivado_en IS NULL")
                 .execute(arguments: [hash, usuarioID, was])
             guard db.changesCount == 1 else { return false }
             try db.cachedStatement(sql: "DELETE FROM sesion WHERE usuario_id = ?").execute(arguments: [usuarioID])

@@ -366,7 +366,7 @@ CREATE TABLE "usuario" (
     password_hash TEXT NOT NULL,
     rol TEXT NOT NULL DEFAULT 'cliente' CHECK (rol IN ('cliente', 'anfitrion', 'cocina', 'camarero', 'gerente')),
     creado_en INTEGER NOT NULL
-, desactivado_en INTEGER, password_temporal INTEGER NOT NULL DEFAULT 0 CHECK (password_temporal IN (0, 1)));
+, desactivado_en INTEGER, password_temporal INTEGER NOT NULL DEFAULT 0 CHECK (password_temporal IN (0, 1)), temporal_caduca INTEGER);
 
 CREATE TABLE verifactu_envio (
     id INTEGER PRIMARY KEY CHECK (id = 1),

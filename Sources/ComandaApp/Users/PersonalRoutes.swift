@@ -94,17 +94,18 @@ struct PersonalRoutes: Feature {
     static let schemas: [String: Spec] = [
         "MiembroPersonal": .obj([
             "activo": .boolean,
+            "codigo_caduca": .nullable(.time),
             "creado": .time,
             "id": .integerID,
             "login": .text,
             "nombre": .text,
             "password_temporal": .boolean,
             "rol": .oneOf(roles.map(\.rawValue)),
-        ], description: "A staff member; `password_temporal`: they have not yet chosen their own password (the one-time one they were given still stands)."),
+        ], description: "A staff member; `password_temporal`: they have not yet chosen their own password (the one-time one they were given still stands, until `codigo_caduca`, a week after it was given)."),
         "CodigoPersonal": .obj([
             "codigo": .text,
             "miembro": .ref("MiembroPersonal"),
-        ], description: "A one-time password to hand to the person (twelve letters and digits in groups of four); it is shown only in this answer."),
+        ], description: "A one-time password to hand to the person (twelve letters and digits in groups of four), good for a week; it is shown only in this answer."),
     ]
 }
 
@@ -112,6 +113,7 @@ extension JSONWriter {
     mutating func miembro(_ m: MiembroPersonal) {
         object { w in
             w.key("activo"); w.bool(m.activo)
+            w.key("codigo_caduca"); w.time(m.passwordTemporal ? m.temporalCaduca : nil)
             w.key("creado"); w.time(m.creado)
             w.key("id"); w.int(m.usuario.id)
             w.key("login"); w.string(m.usuario.login)

@@ -39,7 +39,7 @@ struct UserRoutes: Feature {
             body: Credenciales.self,
             responses: [
                 "201": .ok(.ref("Sesion"), "Logged in."),
-                "403": .error("`cambiar_password`: the password was a one-time one the manager handed over; send your own in `nueva` to log in."),
+                "403": .error("`cambiar_password`: the password was a one-time one the manager handed over; send your own in `nueva` to log in. `codigo_caducado`: that one-time password is older than a week; the manager gives a new one."),
                 "422": .error("`nueva` shorter than 8 characters, or the same as `password`."),
                 "401": ["description": "Wrong login or password (the same answer for both).", "headers": ["WWW-Authenticate": ["required": true, "schema": .text]], "content": .json(.ref("Error"))],
                 "429": ["description": "Too many failed logins for this login from this client address, or from this address for any login.", "headers": ["Retry-After": ["required": true, "schema": .text]], "content": .json(.ref("Error"))],

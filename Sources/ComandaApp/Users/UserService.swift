@@ -85,6 +85,8 @@ final class UserService: Sendable {
             throw UserError.invalidCredentials
         }
         failures.withLock { _ = $0.byLogin.removeValue(forKey: key) }
+        // Said only to whoever knows the code: to anyone else it is a wrong password.
+        if stored.passwordTemporal, let caduca = stored.temporalCaduca, time >= caduca { throw UserError.codeExpired }
         if let nueva {
             do throws(UserError) { try UserRules.password(nueva) } catch {
                 throw UserError.invalid(field: "nueva", problem: "must be 8 to 1024 characters")
@@ -123,7 +125,7 @@ final class UserService: Sendable {
     /// A new one-time password for a staff member (their sessions end).
     func restablecerPassword(id: Int64) throws -> (MiembroPersonal, codigo: String) {
         let codigo = Self.codigoTemporal()
-        return (try database.restablecerPassword(id: id, hash: try hasher.hash(codigo)), codigo)
+        return (try database.restablecerPassword(id: id, hash: try hasher.hash(codigo), now: now()), codigo)
     }
 
     func cambiarPersonal(id: Int64, _ cambio: MiembroPersonal.Cambio) throws -> MiembroPersonal {

@@ -30,6 +30,8 @@ extension UserError: APIErrorConvertible {
             return APIError(.conflict, "ultimo_gerente", "The restaurant needs at least one active manager: this would leave none.")
         case .mustChoosePassword:
             return APIError(.forbidden, "cambiar_password", "This password was given to be used once: choose your own in `nueva` (8 characters or more).", field: "nueva")
+        case .codeExpired:
+            return APIError(.forbidden, "codigo_caducado", "This one-time password has expired: ask the manager for a new one.")
         case .unavailable:
             return APIError.databaseUnavailable
         }

@@ -42,7 +42,7 @@ import Testing
             // The list: staff only (the customer is not there), no hash.
             let list = try #require(try c.authed("GET", "/personal", boss).json as? [[String: Any]])
             #expect(Set(list.compactMap { $0["login"] as? String }) == ["jefa", "luis", "Marta"])
-            #expect(Set(list[0].keys) == ["activo", "creado", "id", "login", "nombre", "password_temporal", "rol"])
+            #expect(Set(list[0].keys) == ["activo", "codigo_caduca", "creado", "id", "login", "nombre", "password_temporal", "rol"])
 
             // The one-time password alone does not log in; with her own it does, once.
             let bare = try login(c, "marta", codigo)
@@ -115,6 +115,31 @@ import Testing
             #expect(try c.send("PATCH", "/personal/\(luis)", #"{"activo": "no"}"#, token: boss).errorField == "activo")
             #expect(try c.send("PATCH", "/personal/\(luis)", #"{"rol": "cliente"}"#, token: boss).errorField == "rol")
             #expect(try c.send("PATCH", "/personal/\(customer)", #"{"activo": false}"#, token: boss).status == 404)
+        }
+    }
+
+    /// A code nobody used stops working after a week, said only to whoever knows it; a new one works.
+    @Test func aOneTimeCodeExpiresAfterAWeek() throws {
+        let clock = TestClock()
+        let (app, db) = try makeUserApp(clock: clock)
+        try withServer(responder: app) { _, port in
+            let c = try TestClient(port: port)
+            let boss = try c.staff("jefa", .gerente, db)
+            let made = try c.postJSON("/personal", #"{"nombre": "Pablo", "login": "pablo", "rol": "cocina"}"#, token: boss)
+            let codigo = try #require(json(made)["codigo"] as? String)
+            let id = try #require((json(made)["miembro"] as? [String: Any])?["id"] as? Int)
+            let caduca = try #require((json(made)["miembro"] as? [String: Any])?["codigo_caduca"] as? String)
+            #expect(caduca == UTCTime.iso8601(clock.now + 7 * 86_400), "\(caduca)")
+            clock.advance(7 * 86_400 - 1)
+            #expect(try login(c, "pablo", codigo).errorCode == "cambiar_password", "still good a second before")
+            clock.advance(1)
+            let late = try login(c, "pablo", codigo, nueva: "mi-propia-clave")
+            #expect(late.status == 403 && late.errorCode == "codigo_caducado", "\(late.text)")
+            #expect(try login(c, "pablo", "otra-cosa-22").errorCode == "invalid_credentials", "a wrong password is still only wrong")
+            let again = try #require(json(try c.postJSON("/personal/\(id)/password", "{}", token: boss))["codigo"] as? String)
+            #expect(try login(c, "pablo", again, nueva: "mi-propia-clave").status == 201)
+            let listed = try #require((try c.authed("GET", "/personal", boss).json as? [[String: Any]])?.first { $0["id"] as? Int == id })
+            #expect(listed["codigo_caduca"] is NSNull && listed["password_temporal"] as? Bool == false)
         }
     }
 
