@@ -90,11 +90,10 @@ extension AppDatabase {
 
     /// Sets a user's password hash and ends every session of theirs (a new
     /// password logs the old devices out; their streams end within a second).
-    /// `temporal`: a one-time password the manager hands over (the person
-    /// chooses their own at the next login); otherwise their own, chosen.
-    public func setPassword(hash: String, usuarioID: Int64, temporal: Bool = false) throws(StoreError) {
+    /// It is the person's own (set at the shell by `create-staff --reset-password`): any one-time one is gone.
+    public func setPassword(hash: String, usuarioID: Int64) throws(StoreError) {
         try write { db in
-            try db.cachedStatement(sql: "UPDATE usuario SET password_hash = ?, password_temporal = ?, temporal_caduca = NULL WHERE id = ?").execute(arguments: [hash, temporal, usuarioID])
+            try db.cachedStatement(sql: "UPDATE usuario SET password_hash = ?, password_temporal = 0, temporal_caduca = NULL WHERE id = ?").execute(arguments: [hash, usuarioID])
             try db.cachedStatement(sql: "DELETE FROM sesion WHERE usuario_id = ?").execute(arguments: [usuarioID])
         }
         sessions.removeAll()
@@ -199,6 +198,8 @@ extension AppDatabase {
                              passwordTemporal: row["password_temporal"], temporalCaduca: row["temporal_caduca"])
     }
 
+    private static let miembroColumns = "id, nombre, login, rol, desactivado_en, password_temporal, temporal_caduca, creado_en"
+
     private static func miembro(_ row: Row) -> MiembroPersonal {
         MiembroPersonal(usuario: Usuario(id: row["id"], nombre: row["nombre"], login: row["login"], rol: Rol(rawValue: row["rol"] ?? "") ?? .cliente),
                         activo: (row["desactivado_en"] as Int64?) == nil,
@@ -212,8 +213,7 @@ extension AppDatabase {
     public func personal() throws(StoreError) -> [MiembroPersonal] {
         try read { db in
             try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT id, nombre, login, rol, desactivado_en, password_temporal, temporal_caduca, creado_en FROM usuario
-                WHERE rol <> 'cliente' ORDER BY desactivado_en IS NOT NULL, nombre COLLATE NOCASE, id
+                SELECT \(Self.miembroColumns) FROM usuario WHERE rol <> 'cliente' ORDER BY desactivado_en IS NOT NULL, nombre COLLATE NOCASE, id
                 """)).map(Self.miembro)
         }
     }
@@ -225,7 +225,7 @@ extension AppDatabase {
 
     private static func miembro(_ db: Database, _ id: Int64) throws -> MiembroPersonal? {
         try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT id, nombre, login, rol, desactivado_en, password_temporal, temporal_caduca, creado_en FROM usuario WHERE id = ? AND rol <> 'cliente'
+            SELECT \(Self.miembroColumns) FROM usuario WHERE id = ? AND rol <> 'cliente'
             """), arguments: [id]).map(Self.miembro)
     }
 
