@@ -41,14 +41,13 @@ for round in $(seq 1 "${ROUNDS:-3}"); do
 done
 python3 - "$OUT" <<'PY'
 import re, statistics, sys
-def figures(n):
-    text = open(f"{sys.argv[1]}.{n}").read()
-    ms = lambda v, u: float(v) * {"us": 0.001, "ms": 1, "s": 1000}[u]
-    return ([float(v) for v in re.findall(r"Requests/sec:\s+([\d.]+)", text)], [ms(v, u) for v, u in re.findall(r"99%\s+([\d.]+)(us|ms|s)\b", text)],
-            [float(v) for v in re.findall(r"copy: ([\d.]+) s", text)])
-(r0, p0, _), (r1, p1, c1) = figures(0), figures(1)
-print(f"without a copy: requests/s {[round(x) for x in r0]} median {statistics.median(r0):.0f}; p99 {[round(x, 2) for x in p0]} ms median {statistics.median(p0):.2f} ms")
-print(f"with the copy: requests/s {[round(x) for x in r1]} median {statistics.median(r1):.0f}; p99 {[round(x, 2) for x in p1]} ms median {statistics.median(p1):.2f} ms")
+sys.path.insert(0, "scripts")
+from wrkfigures import line, p99s, rates, ratio
+text = {n: open(f"{sys.argv[1]}.{n}").read() for n in (0, 1)}
+(r0, p0), (r1, p1) = ((rates(text[n]), p99s(text[n])) for n in (0, 1))
+c1 = [float(v) for v in re.findall(r"copy: ([\d.]+) s", text[1])]
+print(line("without a copy", r0, p0))
+print(line("with the copy", r1, p1))
 print(f"the copy took {c1} s (median {statistics.median(c1) if c1 else float('nan'):.2f} s)")
-print(f"ratio of requests/s {statistics.median(r1) / statistics.median(r0):.3f}; p99 {statistics.median(p1) - statistics.median(p0):+.2f} ms")
+print(ratio(r0, p0, r1, p1))
 PY

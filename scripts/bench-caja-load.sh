@@ -45,12 +45,11 @@ for round in $(seq 1 "${ROUNDS:-3}"); do
   done
 done
 python3 - "$OUT" <<'PY'
-import re, statistics, sys
-def p99s(mode):
-    text = open(sys.argv[1] + "." + mode).read()
-    ms = lambda v, u: float(v) * {"us": 0.001, "ms": 1, "s": 1000}[u]
-    return [ms(v, u) for v, u in re.findall(r"99%\s+([\d.]+)(us|ms|s)\b", text)], [float(v) for v in re.findall(r"Requests/sec:\s+([\d.]+)", text)]
-(a, ra), (b, rb) = p99s("alone"), p99s("beside")
+import statistics, sys
+sys.path.insert(0, "scripts")
+from wrkfigures import p99s, rates
+text = {m: open(sys.argv[1] + "." + m).read() for m in ("alone", "beside")}
+(a, ra), (b, rb) = ((p99s(text[m]), rates(text[m])) for m in ("alone", "beside"))
 print(f"p99 alone {[round(x, 2) for x in a]} ms, median {statistics.median(a):.2f} ms; requests/s median {statistics.median(ra):.0f}")
 print(f"p99 with the year's report and CSV beside {[round(x, 2) for x in b]} ms, median {statistics.median(b):.2f} ms; requests/s median {statistics.median(rb):.0f}")
 print(f"difference of the medians: {statistics.median(b) - statistics.median(a):+.2f} ms")

@@ -18,13 +18,12 @@ for round in $(seq 1 "${ROUNDS:-3}"); do
   done
 done
 python3 - "$OUT" <<'PY'
-import re, statistics, sys
-def figures(n):
-    text = open(f"{sys.argv[1]}.{n}").read()
-    ms = lambda v, u: float(v) * {"us": 0.001, "ms": 1, "s": 1000}[u]
-    return [float(v) for v in re.findall(r"Requests/sec:\s+([\d.]+)", text)], [ms(v, u) for v, u in re.findall(r"99%\s+([\d.]+)(us|ms|s)\b", text)]
-(r0, p0), (r2, p2) = figures(0), figures(2)
-print(f"no printer: requests/s {[round(x) for x in r0]} median {statistics.median(r0):.0f}; p99 {[round(x, 2) for x in p0]} ms median {statistics.median(p0):.2f} ms")
-print(f"two printers: requests/s {[round(x) for x in r2]} median {statistics.median(r2):.0f}; p99 {[round(x, 2) for x in p2]} ms median {statistics.median(p2):.2f} ms")
-print(f"ratio of requests/s {statistics.median(r2) / statistics.median(r0):.3f}; p99 {statistics.median(p2) - statistics.median(p0):+.2f} ms")
+import sys
+sys.path.insert(0, "scripts")
+from wrkfigures import line, p99s, rates, ratio
+text = {n: open(f"{sys.argv[1]}.{n}").read() for n in (0, 2)}
+(r0, p0), (r2, p2) = ((rates(text[n]), p99s(text[n])) for n in (0, 2))
+print(line("no printer", r0, p0))
+print(line("two printers", r2, p2))
+print(ratio(r0, p0, r2, p2))
 PY
