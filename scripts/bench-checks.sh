@@ -16,7 +16,8 @@
 # fast as it is answered (a burst is taken, then 429 with Retry-After).
 # PRINTERS [0]: 2, two network printers attached (scripts/fakeprinter.py on
 # CPU 1, answering the status queries, keeping nothing): the kitchen's the
-# default station, the bar's half the menu's categories; every send prints.
+# default station, the bar's half the menu's categories (the waiters' eight
+# dishes come from every category: a send prints at one or both).
 # FROM_DB: a database to start from (copied; its manager jefa / contraseña-de-
 # carga, as scripts/bench-year.sh makes one), e.g. a year of invoices.
 # BESIDE: a command run in the background (with PORT and TOKEN, the manager's,
@@ -68,7 +69,14 @@ def call(method, path, body=None, token=None):
 token = call("POST", "/sesiones", {"login": "jefa", "password": "contraseña-de-carga"})["token"]
 cook = call("POST", "/sesiones", {"login": "cocina", "password": "contraseña-de-carga"})["token"]
 menu = call("GET", "/platos")
-platos = [p["id"] for p in menu][:8]
+# Eight dishes taken in turn from each category (drinks, starters, mains,
+# desserts), as a table orders: with printers, most sends print at both.
+by_tipo = {}
+for p in menu: by_tipo.setdefault(p["tipo"], []).append(p["id"])
+platos = []
+while len(platos) < 8 and any(by_tipo.values()):
+    for t in sorted(by_tipo):
+        if by_tipo[t] and len(platos) < 8: platos.append(by_tipo[t].pop(0))
 if printer_ports:
     ids = [call("POST", "/impresoras", {"nombre": f"Impresora {i + 1}", "host": "127.0.0.1", "puerto": p}, token)["id"] for i, p in enumerate(printer_ports)]
     tipos = sorted({p["tipo"] for p in menu})

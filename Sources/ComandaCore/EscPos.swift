@@ -35,25 +35,55 @@ public struct TicketImpreso: Sendable, Equatable {
     /// and indent), `F` a row, `C` two columns (separated by U+001F), `R` a
     /// rule, `Q` a QR code. A text never holds a line break (it prints as a
     /// space), nor U+001F (no name may hold a control character).
-    public var guardado: String {
-        var out = ""
+    public var guardado: String { String(decoding: guardadoUTF8, as: UTF8.self) }
+
+    /// `guardado`'s UTF-8, as a job's row takes it: made on every send, so
+    /// byte by byte (Swift's string appends were most of its time).
+    public var guardadoUTF8: [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(lineas.count * 40)
         for line in lineas {
             switch line {
             case let .texto(text, grande, negrita, margen, sangria):
-                out += "T" + (grande ? "G" : "") + (negrita ? "N" : "") + "\(margen),\(sangria)|" + Self.plano(text)
-            case .fila(let text): out += "F|" + Self.plano(text)
-            case let .columnas(left, right): out += "C|" + Self.plano(left) + "\u{1F}" + Self.plano(right)
-            case .regla: out += "R|"
-            case .qr(let text): out += "Q|" + Self.plano(text)
+                out.append(UInt8(ascii: "T"))
+                if grande { out.append(UInt8(ascii: "G")) }
+                if negrita { out.append(UInt8(ascii: "N")) }
+                Self.digits(margen, into: &out)
+                out.append(UInt8(ascii: ","))
+                Self.digits(sangria, into: &out)
+                out.append(UInt8(ascii: "|"))
+                Self.plano(text, into: &out)
+            case .fila(let text):
+                out += [UInt8(ascii: "F"), UInt8(ascii: "|")]
+                Self.plano(text, into: &out)
+            case let .columnas(left, right):
+                out += [UInt8(ascii: "C"), UInt8(ascii: "|")]
+                Self.plano(left, into: &out)
+                out.append(0x1F)
+                Self.plano(right, into: &out)
+            case .regla: out += [UInt8(ascii: "R"), UInt8(ascii: "|")]
+            case .qr(let text):
+                out += [UInt8(ascii: "Q"), UInt8(ascii: "|")]
+                Self.plano(text, into: &out)
             }
-            out += "\n"
+            out.append(0x0A)
         }
         return out
     }
 
-    private static func plano(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == 0x1F }) else { return text }
-        return String(text.map { $0.isNewline || $0 == "\u{1F}" ? " " : $0 })
+    private static func digits(_ n: Int, into out: inout [UInt8]) {
+        guard (0..<10).contains(n) else { return out += String(n).utf8 }
+        out.append(UInt8(ascii: "0") + UInt8(n))
+    }
+
+    private static func plano(_ text: String, into out: inout [UInt8]) {
+        var plain = true
+        for byte in text.utf8 where byte == 0x0A || byte == 0x0D || byte == 0x1F {
+            plain = false
+            break
+        }
+        guard !plain else { return out += text.utf8 }
+        out += String(text.map { $0.isNewline || $0 == "\u{1F}" ? " " : $0 }).utf8
     }
 
     /// A ticket read back from `guardado`.

@@ -44,6 +44,13 @@ public enum Impresion {
         CuentaRules.cursos.indices.contains(n - 1) ? CuentaRules.cursos[n - 1] : "Curso \(n)"
     }
 
+    /// A course's name in capitals, as the tickets head it (made once: every send heads its courses).
+    private static let cursosEnMayusculas = CuentaRules.cursos.map { $0.uppercased() }
+
+    private static func cursoEnMayusculas(_ n: Int) -> String {
+        cursosEnMayusculas.indices.contains(n - 1) ? cursosEnMayusculas[n - 1] : curso(n).uppercased()
+    }
+
     /// A line as the kitchen reads it: `2 x Croquetas`, its options and notes indented below.
     private static func linea(_ l: LineaCuenta) -> [TicketImpreso.Linea] {
         let prefix = "\(l.cantidad) x "
@@ -65,7 +72,7 @@ public enum Impresion {
         var out: [TicketImpreso.Linea] = [.texto(estacion, grande: true, negrita: true), .texto("Mesa " + mesa, grande: true, negrita: true),
                                           cabecera(hora, zone: zone, quien: camarero), .regla]
         for n in Set(lineas.map(\.curso)).sorted() {
-            out.append(.texto("-- " + curso(n).uppercased() + (enEspera.contains(n) ? " · EN ESPERA" : "") + " --", negrita: true))
+            out.append(.texto("-- " + cursoEnMayusculas(n) + (enEspera.contains(n) ? " · EN ESPERA" : "") + " --", negrita: true))
             for l in lineas where l.curso == n { out += linea(l) }
         }
         out.append(.regla)
@@ -75,7 +82,7 @@ public enum Impresion {
     /// *MARCHAR*: a held course fired at one station, with its lines.
     public static func marchar(estacion: String, mesa: String, curso n: Int, camarero: String?, hora: Int64, zone: TimeZone,
                                lineas: [LineaCuenta]) -> TicketImpreso {
-        var out: [TicketImpreso.Linea] = [.texto("MARCHAR", grande: true, negrita: true), .texto(curso(n).uppercased(), grande: true, negrita: true),
+        var out: [TicketImpreso.Linea] = [.texto("MARCHAR", grande: true, negrita: true), .texto(cursoEnMayusculas(n), grande: true, negrita: true),
                                           .texto("Mesa " + mesa, grande: true, negrita: true), .texto(estacion),
                                           cabecera(hora, zone: zone, quien: camarero), .regla]
         for l in lineas { out += linea(l) }

@@ -197,7 +197,7 @@ extension AppDatabase {
     /// Voids a sent line (the manager, with a reason).
     public func anularLineaCuenta(cuentaID: Int64, lineaID: Int64, motivo: String, gerenteID: Int64? = nil,
                                   now: Int64) -> PendingWrite<(LineaCuenta, Comanda?)> {
-        let zone = zonaImpresion
+        let zone = zonaImpresion, rutas = rutas
         return checksWrite(changes: { [.cuenta(id: cuentaID, comandas: $0.1.map { [$0] } ?? [])] }) { db in
             try Self.checkOpen(db, id: cuentaID)
             guard let linea = try Self.lineaCuenta(db, cuentaID: cuentaID, id: lineaID) else { throw CuentaError.lineaNotFound }
@@ -231,7 +231,7 @@ extension AppDatabase {
             let comanda = try voided.comandaID.flatMap { try Self.comanda(db, id: $0) }
             // ANULADO on paper at its station.
             let gerente = try gerenteID.flatMap { try String.fetchOne(db.cachedStatement(sql: "SELECT nombre FROM usuario WHERE id = ?"), arguments: [$0]) }
-            _ = try Self.imprimirAnulacion(db, mesa: comanda?.mesa ?? "", linea: voided, motivo: motivo, gerente: gerente, now: now, zone: zone)
+            _ = try Self.imprimirAnulacion(db, rutas: rutas, mesa: comanda?.mesa ?? "", linea: voided, motivo: motivo, gerente: gerente, now: now, zone: zone)
             return (voided, comanda)
         }
     }
@@ -277,7 +277,7 @@ extension AppDatabase {
     /// Sends every `pendiente` line: one comanda per course present, course
     /// 1 fired at once, later courses held.
     public func enviarCuenta(cuentaID: Int64, camarero: Persona?, now: Int64) -> PendingWrite<[Comanda]> {
-        let zone = zonaImpresion
+        let zone = zonaImpresion, rutas = rutas
         return checksWrite(changes: { [.cuenta(id: cuentaID, comandas: $0)] }) { db in
             // SQLite's own API (FastStatement), as a line's: a send rewrites every line it sends.
             let mesa = try Self.openCuenta(db, id: cuentaID)
@@ -331,14 +331,14 @@ extension AppDatabase {
                         preparada: nil, camarero: camarero, lineas: (lineas[c.id] ?? []).sorted { $0.id < $1.id })
             }
             // On paper at each station, in this transaction.
-            _ = try Self.imprimirEnvio(db, mesa: mesa, camarero: camarero?.nombre, comandas: sent, now: now, zone: zone)
+            _ = try Self.imprimirEnvio(db, rutas: rutas, mesa: mesa, camarero: camarero?.nombre, comandas: sent, now: now, zone: zone)
             return sent
         }
     }
 
     /// Fires every held comanda of `curso`.
     public func marcharCuenta(cuentaID: Int64, curso: Int, camarero: Persona? = nil, now: Int64) -> PendingWrite<[Comanda]> {
-        let zone = zonaImpresion
+        let zone = zonaImpresion, rutas = rutas
         return checksWrite(changes: { [.cuenta(id: cuentaID, comandas: $0)] }) { db in
             try Self.checkNotVoided(db, id: cuentaID)
             let ids = try Int64.fetchAll(db.cachedStatement(sql: """
@@ -347,7 +347,7 @@ extension AppDatabase {
             guard !ids.isEmpty else { throw CuentaError.nadaQueMarchar }
             for id in ids { try Self.moveLineas(db, comandaID: id, .marchar) }
             let fired = try ids.sorted().compactMap { try Self.comanda(db, id: $0) }
-            _ = try Self.imprimirMarchar(db, comandas: fired, camarero: camarero?.nombre ?? fired.first?.camarero?.nombre, now: now, zone: zone)
+            _ = try Self.imprimirMarchar(db, rutas: rutas, comandas: fired, camarero: camarero?.nombre ?? fired.first?.camarero?.nombre, now: now, zone: zone)
             return fired
         }
     }

@@ -39,6 +39,7 @@ enum Migrations {
         ("v29-printers", Migrations.v29Printers),
         ("v30-staff-accounts", Migrations.v30StaffAccounts),
         ("v31-one-time-codes-expire", Migrations.v31OneTimeCodesExpire),
+        ("v32-print-queue-on-the-send", Migrations.v32PrintQueueOnTheSend),
     ]
 }
 

@@ -295,7 +295,7 @@ extension AppDatabase {
     /// move happens once (its UPDATE checks the state), so is the invoice.
     public func moviendo(pedidoID: Int64, _ move: MovimientoPedido, now: Int64, minutos: Int? = nil, motivo: String? = nil,
                          usuarioID: Int64? = nil, factura: (emisor: Emisor, metodo: MetodoPago)? = nil) -> PendingWrite<Pedido> {
-        let zone = zonaImpresion
+        let zone = zonaImpresion, rutas = rutas
         return orderWriting(changes: { p in
             [.pedido(p)] + (move == .entregado ? p.facturaID.map { [.factura(id: $0, cuentaID: nil, anulada: false)] } ?? [] : [])
         }) { db in
@@ -319,7 +319,7 @@ extension AppDatabase {
             }
             let moved = try Self.load(db, id: pedidoID)
             // Accepted: on paper at each station with lines of it.
-            if move == .aceptar { _ = try Self.imprimirPedido(db, pedido: moved, now: now, zone: zone) }
+            if move == .aceptar { _ = try Self.imprimirPedido(db, rutas: rutas, pedido: moved, now: now, zone: zone) }
             return moved
         }
     }

@@ -236,18 +236,22 @@ extension AppDatabase {
     @discardableResult
     static func encolar(_ db: Database, impresoraID: Int64, tipo: TipoTrabajo, ticket: TicketImpreso, now: Int64,
                         reimpresionDe: Int64? = nil) throws -> Int64 {
-        try db.cachedStatement(sql: "INSERT INTO trabajo (impresora_id, tipo, creado, reimpresion_de, ticket) VALUES (?, ?, ?, ?, ?)")
-            .execute(arguments: [impresoraID, tipo.rawValue, now, reimpresionDe, ticket.guardado])
+        // SQLite's own API (FastStatement): a send queues one at each of its stations.
+        try FastStatement.run(db, "INSERT INTO trabajo (impresora_id, tipo, creado, reimpresion_de, ticket) VALUES (?, ?, ?, ?, ?)") { s in
+            try s.bind(1, impresoraID); try s.bind(2, tipo.rawValue); try s.bind(3, now); try s.bind(4, reimpresionDe)
+            try s.bind(5, utf8: ticket.guardadoUTF8)
+            try s.execute()
+        }
         return db.lastInsertedRowID
     }
 
-    /// A printer's jobs, newest first (ties by id), at most `limite`; only those `pendiente` or `impreso` when asked.
+    /// A printer's jobs, the last queued first, at most `limite`; only those `pendiente` or `impreso` when asked.
     public func trabajos(impresoraID: Int64, impresos: Bool? = nil, limite: Int = 200) throws -> [Trabajo] {
         guard try impresora(id: impresoraID) != nil else { throw ImpresionError.impresoraNotFound }
         return try read { db in
             let filter = impresos.map { $0 ? " AND estado = 'impreso'" : " AND estado = 'pendiente'" } ?? ""
             return try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT \(Self.trabajoColumns) FROM trabajo WHERE impresora_id = ?\(filter) ORDER BY creado DESC, id DESC LIMIT ?
+                SELECT \(Self.trabajoColumns) FROM trabajo WHERE impresora_id = ?\(filter) ORDER BY id DESC LIMIT ?
                 """), arguments: [impresoraID, limite]).map(Self.trabajo)
         }
     }
@@ -363,20 +367,14 @@ extension AppDatabase {
 extension AppDatabase {
     /// The jobs of a send: at each station with lines in it, one comanda
     /// with all of its lines, course by course, the held courses marked.
-    static func imprimirEnvio(_ db: Database, mesa: String, camarero: String?, comandas: [Comanda], now: Int64, zone: TimeZone) throws -> [Int64] {
-        let estaciones = try estaciones(db)
-        guard !estaciones.isEmpty else { return [] }
+    static func imprimirEnvio(_ db: Database, rutas: Rutas, mesa: String, camarero: String?, comandas: [Comanda], now: Int64,
+                              zone: TimeZone) throws -> [Int64] {
+        let r = try rutas.actuales(db)
+        guard !r.estaciones.isEmpty else { return [] }
         let lineas = comandas.flatMap(\.lineas)
-        // The send's comandas were made one after another in this transaction: their ids are a range.
-        var tipos: [Int64: String] = [:]
-        if let low = comandas.map(\.id).min(), let high = comandas.map(\.id).max() {
-            for row in try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT DISTINCT p.id, p.tipo FROM linea_cuenta l JOIN plato p ON p.id = l.plato_id WHERE l.comanda_id BETWEEN ? AND ?
-                """), arguments: [low, high]) { tipos[row[0]] = row[1] }
-        }
         let held = Set(comandas.filter { $0.estado == .en_espera }.map(\.curso))
         var printers: [Int64] = []
-        for (estacion, suyas) in Impresion.porEstacion(lineas, tipo: { tipos[$0.platoID] ?? "" }, en: estaciones) {
+        for (estacion, suyas) in Impresion.porEstacion(lineas, tipo: { r.tipos[$0.platoID] ?? "" }, en: r.estaciones) {
             let ticket = Impresion.comanda(estacion: estacion.nombre, mesa: mesa, camarero: camarero, hora: now, zone: zone, lineas: suyas, enEspera: held)
             try encolar(db, impresoraID: estacion.impresoraID, tipo: .comanda, ticket: ticket, now: now)
             printers.append(estacion.impresoraID)
@@ -385,13 +383,12 @@ extension AppDatabase {
     }
 
     /// The jobs of a fire: MARCHAR at each station with lines of that course.
-    static func imprimirMarchar(_ db: Database, comandas: [Comanda], camarero: String?, now: Int64, zone: TimeZone) throws -> [Int64] {
-        let estaciones = try estaciones(db)
-        guard !estaciones.isEmpty, let first = comandas.first else { return [] }
+    static func imprimirMarchar(_ db: Database, rutas: Rutas, comandas: [Comanda], camarero: String?, now: Int64, zone: TimeZone) throws -> [Int64] {
+        let r = try rutas.actuales(db)
+        guard !r.estaciones.isEmpty, let first = comandas.first else { return [] }
         let lineas = comandas.flatMap(\.lineas).filter { $0.estado != .anulada }
-        let tipos = try tiposDePlatos(db, lineas.map(\.platoID))
         var printers: [Int64] = []
-        for (estacion, suyas) in Impresion.porEstacion(lineas, tipo: { tipos[$0.platoID] ?? "" }, en: estaciones) {
+        for (estacion, suyas) in Impresion.porEstacion(lineas, tipo: { r.tipos[$0.platoID] ?? "" }, en: r.estaciones) {
             let ticket = Impresion.marchar(estacion: estacion.nombre, mesa: first.mesa, curso: first.curso, camarero: camarero, hora: now, zone: zone,
                                            lineas: suyas)
             try encolar(db, impresoraID: estacion.impresoraID, tipo: .marchar, ticket: ticket, now: now)
@@ -401,23 +398,21 @@ extension AppDatabase {
     }
 
     /// The job of a void: ANULADO at the line's station.
-    static func imprimirAnulacion(_ db: Database, mesa: String, linea: LineaCuenta, motivo: String, gerente: String?, now: Int64,
+    static func imprimirAnulacion(_ db: Database, rutas: Rutas, mesa: String, linea: LineaCuenta, motivo: String, gerente: String?, now: Int64,
                                   zone: TimeZone) throws -> [Int64] {
-        let estaciones = try estaciones(db)
-        guard !estaciones.isEmpty, let tipo = try tiposDePlatos(db, [linea.platoID])[linea.platoID],
-              let estacion = Impresion.estacion(tipo: tipo, en: estaciones) else { return [] }
+        let r = try rutas.actuales(db)
+        guard let estacion = Impresion.estacion(tipo: r.tipos[linea.platoID] ?? "", en: r.estaciones) else { return [] }
         let ticket = Impresion.anulacion(estacion: estacion.nombre, mesa: mesa, linea: linea, motivo: motivo, gerente: gerente, hora: now, zone: zone)
         try encolar(db, impresoraID: estacion.impresoraID, tipo: .anulacion, ticket: ticket, now: now)
         return [estacion.impresoraID]
     }
 
     /// The jobs of an accepted online order: at each station with lines of it.
-    static func imprimirPedido(_ db: Database, pedido: Pedido, now: Int64, zone: TimeZone) throws -> [Int64] {
-        let estaciones = try estaciones(db)
-        guard !estaciones.isEmpty else { return [] }
-        let tipos = try tiposDePlatos(db, pedido.lineas.map(\.platoID))
+    static func imprimirPedido(_ db: Database, rutas: Rutas, pedido: Pedido, now: Int64, zone: TimeZone) throws -> [Int64] {
+        let r = try rutas.actuales(db)
+        guard !r.estaciones.isEmpty else { return [] }
         var printers: [Int64] = []
-        for (estacion, suyas) in Impresion.porEstacion(pedido.lineas, tipo: { tipos[$0.platoID] ?? "" }, en: estaciones) {
+        for (estacion, suyas) in Impresion.porEstacion(pedido.lineas, tipo: { r.tipos[$0.platoID] ?? "" }, en: r.estaciones) {
             try encolar(db, impresoraID: estacion.impresoraID, tipo: .pedido,
                         ticket: Impresion.pedido(estacion: estacion.nombre, pedido: pedido, lineas: suyas, hora: now, zone: zone), now: now)
             printers.append(estacion.impresoraID)
@@ -425,13 +420,32 @@ extension AppDatabase {
         return printers
     }
 
-    /// Each dish's category (`tipo`), by id (one cached statement a dish: a send has few).
-    static func tiposDePlatos(_ db: Database, _ ids: [Int64]) throws -> [Int64: String] {
-        var out: [Int64: String] = [:]
-        let statement = try db.cachedStatement(sql: "SELECT tipo FROM plato WHERE id = ?")
-        for id in ids where out[id] == nil {
-            if let tipo = try String.fetchOne(statement, arguments: [id]) { out[id] = tipo }
+}
+
+/// Where dishes print — the stations with their categories and each dish's
+/// category — read on every send, fire, void and accepted order, changed a
+/// few times a season: kept between them, read again when `version_rutas`
+/// (changed by triggers on every row it depends on, whoever writes it) says
+/// it is stale. Used in the writer's transactions.
+final class Rutas: Sendable {
+    struct Actuales: Sendable {
+        let estaciones: [Impresion.Estacion]
+        /// Each dish's `tipo`, by id (a dish not there prints at the default station).
+        let tipos: [Int64: String]
+    }
+
+    private let kept = Locked<(valor: Int64, rutas: Actuales)?>(nil)
+
+    /// The routing as `db` has it now.
+    func actuales(_ db: Database) throws -> Actuales {
+        let valor = try FastStatement.run(db, "SELECT valor FROM version_rutas WHERE id = 1") { s in try s.step() ? s.int64(0) : 0 }
+        if let hit = kept.withLock({ $0.flatMap { $0.valor == valor ? $0.rutas : nil } }) { return hit }
+        var tipos: [Int64: String] = [:]
+        try FastStatement.run(db, "SELECT id, tipo FROM plato") { s in
+            while try s.step() { tipos[s.int64(0)] = s.string(1) }
         }
-        return out
+        let made = Actuales(estaciones: try AppDatabase.estaciones(db), tipos: tipos)
+        kept.withLock { $0 = (valor, made) }
+        return made
     }
 }

@@ -53,6 +53,8 @@ public struct AppDatabase: Sendable {
         /// Every write goes through it (group commit).
         let group: GroupWriter
         let sessions = SessionCache()
+        /// Where dishes print, kept by the writer between sends.
+        let rutas = Rutas()
         /// The writer's `PRAGMA data_version` when last read (-1: never): it
         /// changes only when another connection — another process — commits.
         let seenDataVersion = Locked<Int>(-1)
@@ -93,6 +95,7 @@ public struct AppDatabase: Sendable {
     private let shared: Shared
     var writer: any DatabaseWriter { shared.writer }
     var sessions: SessionCache { shared.sessions }
+    var rutas: Rutas { shared.rutas }
 
     /// Looks whether another process has committed since the writer last
     /// looked (SQLite's `PRAGMA data_version` on the writer's connection,

@@ -60,6 +60,18 @@ struct FastStatement: ColumnsByPosition {
         try check(code)
     }
 
+    /// UTF-8 text as bytes (copied by SQLite).
+    func bind(_ index: Int32, utf8 bytes: [UInt8]) throws {
+        let code = bytes.withUnsafeBufferPointer { buffer -> Int32 in
+            // No address for no bytes: a NULL pointer would bind NULL, not "".
+            guard let base = buffer.baseAddress else { return sqlite3_bind_text(statement, index, "", 0, Self.transient) }
+            // Past 2 GiB SQLite's own limit refuses it.
+            guard let length = Int32(exactly: buffer.count) else { return SQLITE_TOOBIG }
+            return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { sqlite3_bind_text(statement, index, $0, length, Self.transient) }
+        }
+        try check(code)
+    }
+
     func bind(_ index: Int32, _ value: Int64?) throws {
         guard let value else { return try check(sqlite3_bind_null(statement, index)) }
         try bind(index, value)

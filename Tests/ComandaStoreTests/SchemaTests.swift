@@ -156,4 +156,59 @@ import Testing
             try queue.write { try $0.execute(sql: "UPDATE factura SET estado = 'emitida', sustituida_por = NULL WHERE id = 5") }
         }
     }
+
+    /// v32 makes the print queue again: every job as it was (ids, state,
+    /// ticket, the counter past a deleted last job), the same rules (an
+    /// unknown kind refused), and a routing version that every change to a
+    /// station, its categories or a dish's category renews, and nothing else.
+    @Test func v32KeepsEveryJobAndRenewsTheRoutingVersionOnRoutingChanges() throws {
+        let queue = try DatabaseQueue()
+        try AppDatabase.migrator.migrate(queue, upTo: "v31-one-time-codes-expire")
+        try queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO impresora (id, nombre, nombre_clave, host, creada) VALUES (1, 'Cocina', 'cocina', '10.0.0.5', 1);
+                INSERT INTO trabajo (id, impresora_id, tipo, creado, ticket) VALUES (3, 1, 'comanda', 10, 'T|Mesa 4');
+                INSERT INTO trabajo (id, impresora_id, tipo, estado, creado, impreso, intentos, reimpresion_de, ticket)
+                    VALUES (4, 1, 'comanda', 'impreso', 11, 12, 2, 3, 'T|Mesa 4');
+                INSERT INTO trabajo (id, impresora_id, tipo, creado, ticket) VALUES (9, 1, 'marchar', 13, 'T|MARCHAR');
+                DELETE FROM trabajo WHERE id = 9;
+                """)
+        }
+        try AppDatabase.migrator.migrate(queue)
+        let jobs = try queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, estado, intentos, reimpresion_de, ticket FROM trabajo ORDER BY id").map {
+                "\($0[0] as Int64) \($0[1] as String) \($0[2] as Int) \(($0[3] as Int64?).map(String.init) ?? "-") \($0[4] as String)"
+            }
+        }
+        #expect(jobs == ["3 pendiente 0 - T|Mesa 4", "4 impreso 2 3 T|Mesa 4"])
+        try queue.write { try $0.execute(sql: "INSERT INTO trabajo (impresora_id, tipo, creado, ticket) VALUES (1, 'pedido', 14, 'x')") }
+        #expect(try queue.read { try Int64.fetchOne($0, sql: "SELECT max(id) FROM trabajo") } == 10)
+        #expect(throws: DatabaseError.self) {
+            try queue.write { try $0.execute(sql: "INSERT INTO trabajo (impresora_id, tipo, creado, ticket) VALUES (1, 'otra', 14, 'x')") }
+        }
+        #expect(try queue.read { try String.fetchOne($0, sql: "SELECT group_concat(name) FROM sqlite_master WHERE tbl_name = 'trabajo' AND type = 'index'") }
+                == "trabajo_pendiente")
+
+        let version = { try queue.read { try Int64.fetchOne($0, sql: "SELECT valor FROM version_rutas") } }
+        var last = try version()
+        func renewed(_ sql: String) throws -> Bool {
+            try queue.write { try $0.execute(sql: sql) }
+            let now = try version()
+            defer { last = now }
+            return now != last
+        }
+        #expect(try renewed("INSERT INTO categoria (tipo, orden) VALUES ('Bebidas', 1)") == false)
+        #expect(try renewed("INSERT INTO plato (nombre, nombre_clave, descripcion, precio_centimos, tipo, iva) VALUES ('Caña', 'cana', '', 250, 'Bebidas', 10)"))
+        #expect(try renewed("UPDATE plato SET precio_centimos = 300, disponible = 0") == false)
+        #expect(try renewed("INSERT INTO categoria (tipo, orden) VALUES ('Vinos', 2)") == false)
+        #expect(try renewed("UPDATE plato SET tipo = 'Vinos'"))
+        #expect(try renewed("UPDATE plato SET tipo = 'Vinos'") == false)
+        #expect(try renewed("INSERT INTO estacion (nombre, impresora_id) VALUES ('Barra', 1)"))
+        #expect(try renewed("INSERT INTO estacion_categoria (tipo, estacion_id) VALUES ('Vinos', 1)"))
+        #expect(try renewed("UPDATE estacion SET por_defecto = 1"))
+        #expect(try renewed("UPDATE impresora SET host = '10.0.0.6'") == false)
+        #expect(try renewed("DELETE FROM estacion_categoria"))
+        #expect(try renewed("DELETE FROM plato"))
+        #expect(try renewed("DELETE FROM estacion"))
+    }
 }

@@ -52,8 +52,6 @@ CREATE INDEX reservation_ready ON reservation(ready_time) WHERE ready_time IS NO
 
 CREATE INDEX sesion_usuario ON sesion(usuario_id);
 
-CREATE INDEX trabajo_impresora ON trabajo(impresora_id, id);
-
 CREATE INDEX trabajo_pendiente ON trabajo(impresora_id, id) WHERE estado = 'pendiente';
 
 CREATE TABLE ajuste (
@@ -343,10 +341,10 @@ CREATE TABLE sesion (
 
 CREATE TABLE sqlite_sequence(name,seq);
 
-CREATE TABLE trabajo (
+CREATE TABLE "trabajo" (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     impresora_id INTEGER NOT NULL REFERENCES impresora(id),
-    tipo TEXT NOT NULL CHECK (tipo IN ('comanda', 'marchar', 'anulacion', 'pedido', 'factura', 'precuenta', 'prueba', 'cierre')),
+    tipo TEXT NOT NULL CHECK (tipo = 'comanda' OR tipo = 'marchar' OR tipo = 'anulacion' OR tipo = 'pedido' OR tipo = 'factura' OR tipo = 'precuenta' OR tipo = 'prueba' OR tipo = 'cierre'),
     estado TEXT NOT NULL DEFAULT 'pendiente' CHECK (estado IN ('pendiente', 'impreso')),
     creado INTEGER NOT NULL,
     impreso INTEGER,
@@ -378,6 +376,11 @@ CREATE TABLE verifactu_envio (
     error_fecha INTEGER,
     error_mensaje TEXT,
     fallos INTEGER NOT NULL DEFAULT 0
+);
+
+CREATE TABLE version_rutas (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    valor INTEGER NOT NULL
 );
 
 CREATE TABLE waiting_band (band INTEGER PRIMARY KEY, parties INTEGER NOT NULL CHECK (parties >= 0));
@@ -446,3 +449,22 @@ BEGIN UPDATE waiting_band SET parties = parties + 1 WHERE band = CASE WHEN NEW.s
 
 CREATE TRIGGER reservation_waiting_left AFTER UPDATE OF status, removed_time, size ON reservation WHEN OLD.removed_time IS NULL AND OLD.status = 'waiting'
 BEGIN UPDATE waiting_band SET parties = parties - 1 WHERE band = CASE WHEN OLD.size <= 2 THEN 0 WHEN OLD.size <= 4 THEN 1 WHEN OLD.size <= 6 THEN 2 ELSE 3 END; END;
+
+CREATE TRIGGER rutas_categoria_borrada AFTER DELETE ON estacion_categoria BEGIN UPDATE version_rutas SET valor = random(); END;
+
+CREATE TRIGGER rutas_categoria_cambiada AFTER UPDATE ON estacion_categoria BEGIN UPDATE version_rutas SET valor = random(); END;
+
+CREATE TRIGGER rutas_categoria_nueva AFTER INSERT ON estacion_categoria BEGIN UPDATE version_rutas SET valor = random(); END;
+
+CREATE TRIGGER rutas_estacion_borrada AFTER DELETE ON estacion BEGIN UPDATE version_rutas SET valor = random(); END;
+
+CREATE TRIGGER rutas_estacion_cambiada AFTER UPDATE ON estacion BEGIN UPDATE version_rutas SET valor = random(); END;
+
+CREATE TRIGGER rutas_estacion_nueva AFTER INSERT ON estacion BEGIN UPDATE version_rutas SET valor = random(); END;
+
+CREATE TRIGGER rutas_plato_borrado AFTER DELETE ON plato BEGIN UPDATE version_rutas SET valor = random(); END;
+
+CREATE TRIGGER rutas_plato_nuevo AFTER INSERT ON plato BEGIN UPDATE version_rutas SET valor = random(); END;
+
+CREATE TRIGGER rutas_plato_tipo AFTER UPDATE OF tipo ON plato WHEN OLD.tipo IS NOT NEW.tipo
+    BEGIN UPDATE version_rutas SET valor = random(); END;

@@ -172,7 +172,9 @@ final class PrinterWorker: @unchecked Sendable {
         woken.signal()
     }
 
-    private func set(_ estado: EstadoImpresora) {
+    /// The printer's state now: true if that changed it.
+    @discardableResult
+    private func set(_ estado: EstadoImpresora) -> Bool {
         let changed: Bool = state.withLock { s in
             guard s.estado != estado else { return false }
             s = (estado, spooler.clock)
@@ -183,6 +185,7 @@ final class PrinterWorker: @unchecked Sendable {
             if estado == .lista { spooler.log.notice("printer \(name): ready") } else { spooler.log.warning("printer \(name): \(estado.rawValue)") }
             spooler.changed()
         }
+        return changed
     }
 
     private func sleep(_ seconds: Double) {
@@ -204,6 +207,8 @@ final class PrinterWorker: @unchecked Sendable {
     }
 
     private func loop() {
+        // Jobs its backup took before a restart come back (it starts as ready).
+        giveBack()
         while running.load(ordering: .acquiring) {
             pending.store(false, ordering: .releasing)
             let printer = settings.withLock { $0.printer }
@@ -217,7 +222,7 @@ final class PrinterWorker: @unchecked Sendable {
             guard let job else {
                 // Nothing to print: a printer that is not ready is asked again every few seconds.
                 if estado().estado != .lista {
-                    if probe(printer) == .lista { set(.lista); giveBack() } else { rest(spooler.reintento) }
+                    if probe(printer) == .lista { if set(.lista) { giveBack() } } else { rest(spooler.reintento) }
                     continue
                 }
                 sleep(30)
@@ -225,7 +230,7 @@ final class PrinterWorker: @unchecked Sendable {
             }
             if estado().estado != .lista, handOver(printer, job) { continue }
             switch print(job, on: printer) {
-            case .printed: set(.lista); giveBack()
+            case .printed: if set(.lista) { giveBack() }
             case .notReady(let estado):
                 set(estado)
                 if !handOver(printer, job) { rest(spooler.reintento) }
@@ -249,7 +254,9 @@ final class PrinterWorker: @unchecked Sendable {
         return false
     }
 
-    /// Ready again: the jobs its backup has not printed yet come back.
+    /// Ready again (or started): the jobs its backup has not printed yet
+    /// come back. Only then: while it prints, none goes to its backup, and
+    /// the look is a write in the writer's queue that reads every waiting job.
     private func giveBack() {
         if let back = try? spooler.store.recuperarDeRespaldo(impresoraID: id), back > 0 {
             spooler.log.notice("printer \(settings.withLock { $0.printer.nombre }): \(back) jobs taken back from its backup")

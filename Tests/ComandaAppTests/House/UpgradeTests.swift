@@ -91,7 +91,7 @@ import Testing
         let (status, output) = try runComanda(["serve", "--port", "0", "--database", db], in: dir)
         #expect(status != 0)
         let lines = output.split(separator: "\n").filter { $0.contains("newer comanda") }
-        #expect(lines.count == 1 && lines[0].contains("v99-from-the-future") && lines[0].contains("v31-one-time-codes-expire"), "\(output)")
+        #expect(lines.count == 1 && lines[0].contains("v99-from-the-future") && lines[0].contains("v32-print-queue-on-the-send"), "\(output)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before, "the file was changed")
         #expect(!FileManager.default.fileExists(atPath: db + "-wal") && !FileManager.default.fileExists(atPath: db + "-shm"), "log files left beside it")
     }

@@ -239,6 +239,42 @@ import Testing
         }
     }
 
+    /// Jobs handed to a backup that cannot print them either (out of paper)
+    /// come back when their own printer is ready again, and print there
+    /// without the backup's heading, once.
+    @Test func jobsHandedToABackupThatCannotPrintComeBack() throws {
+        let cocina = try FakePrinter(), barra = try FakePrinter()
+        let port = cocina.port
+        defer { barra.stop() }
+        try withPrinting(respaldo: 1) { f, _ in
+            let c = f.c
+            let barraID = try f.printer("Barra", barra)
+            let cocinaID = try f.printer("Cocina", cocina, #", "respaldo_id": \#(barraID)"#)
+            _ = try c.postJSON("/estaciones", #"{"nombre": "Cocina", "impresora_id": \#(cocinaID), "por_defecto": true}"#, token: f.boss)
+            cocina.stop()
+            barra.set(.paperOut)
+            let cuenta = try f.seat("T1")
+            _ = try c.postJSON("/cuentas/\(cuenta)/lineas", #"{"plato_id": \#(f.tortilla)}"#, token: f.waiter)
+            _ = try c.postJSON("/cuentas/\(cuenta)/enviar", "{}", token: f.waiter)
+            f.clock.advance(2)
+            // Handed to the bar's printer, which has no paper: it waits there.
+            #expect(try eventually(20) {
+                let held = try c.authed("GET", "/impresoras/\(barraID)/trabajos", f.waiter).json as? [[String: Any]]
+                return held?.count == 1 && held?.first?["respaldo_de"] as? Int == cocinaID && held?.first?["estado"] as? String == "pendiente"
+            })
+            let back = try FakePrinter(port: port)
+            defer { back.stop() }
+            #expect(try eventually(20) { back.texts.count == 1 })
+            #expect(back.texts[0].contains("1 x Tortilla") && !back.texts[0].contains("RESPALDO"), "\(back.texts.first ?? "")")
+            let mine = try #require(try c.authed("GET", "/impresoras/\(cocinaID)/trabajos", f.waiter).json as? [[String: Any]])
+            #expect(mine.count == 1 && mine.first?["estado"] as? String == "impreso" && mine.first?["respaldo_de"] is NSNull)
+            #expect((try c.authed("GET", "/impresoras/\(barraID)/trabajos", f.waiter).json as? [[String: Any]])?.isEmpty == true)
+            barra.set(.ready)
+            Thread.sleep(forTimeInterval: 0.5)
+            #expect(barra.texts.isEmpty && back.texts.count == 1, "printed once, on its own printer")
+        }
+    }
+
     @Test func theRoutesRefuseAsTheContractSays() throws {
         let p1 = try FakePrinter()
         defer { p1.stop() }
