@@ -37,53 +37,19 @@ public struct TicketImpreso: Sendable, Equatable {
     /// space), nor U+001F (no name may hold a control character).
     public var guardado: String { String(decoding: guardadoUTF8, as: UTF8.self) }
 
-    /// `guardado`'s UTF-8, as a job's row takes it: made on every send, so
-    /// byte by byte (Swift's string appends were most of its time).
+    /// `guardado`'s UTF-8, as a job's row takes it.
     public var guardadoUTF8: [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(lineas.count * 40)
+        var out = TicketGuardado(capacidad: lineas.count * 40)
         for line in lineas {
             switch line {
-            case let .texto(text, grande, negrita, margen, sangria):
-                out.append(UInt8(ascii: "T"))
-                if grande { out.append(UInt8(ascii: "G")) }
-                if negrita { out.append(UInt8(ascii: "N")) }
-                Self.digits(margen, into: &out)
-                out.append(UInt8(ascii: ","))
-                Self.digits(sangria, into: &out)
-                out.append(UInt8(ascii: "|"))
-                Self.plano(text, into: &out)
-            case .fila(let text):
-                out += [UInt8(ascii: "F"), UInt8(ascii: "|")]
-                Self.plano(text, into: &out)
-            case let .columnas(left, right):
-                out += [UInt8(ascii: "C"), UInt8(ascii: "|")]
-                Self.plano(left, into: &out)
-                out.append(0x1F)
-                Self.plano(right, into: &out)
-            case .regla: out += [UInt8(ascii: "R"), UInt8(ascii: "|")]
-            case .qr(let text):
-                out += [UInt8(ascii: "Q"), UInt8(ascii: "|")]
-                Self.plano(text, into: &out)
+            case let .texto(text, grande, negrita, margen, sangria): out.texto(text, grande: grande, negrita: negrita, margen: margen, sangria: sangria)
+            case .fila(let text): out.linea("F", text)
+            case let .columnas(left, right): out.columnas(left, right)
+            case .regla: out.regla()
+            case .qr(let text): out.linea("Q", text)
             }
-            out.append(0x0A)
         }
-        return out
-    }
-
-    private static func digits(_ n: Int, into out: inout [UInt8]) {
-        guard (0..<10).contains(n) else { return out += String(n).utf8 }
-        out.append(UInt8(ascii: "0") + UInt8(n))
-    }
-
-    private static func plano(_ text: String, into out: inout [UInt8]) {
-        var plain = true
-        for byte in text.utf8 where byte == 0x0A || byte == 0x0D || byte == 0x1F {
-            plain = false
-            break
-        }
-        guard !plain else { return out += text.utf8 }
-        out += String(text.map { $0.isNewline || $0 == "\u{1F}" ? " " : $0 }).utf8
+        return out.bytes
     }
 
     /// A ticket read back from `guardado`.
@@ -107,6 +73,85 @@ public struct TicketImpreso: Sendable, Equatable {
             }
         }
         self.lineas = lineas
+    }
+}
+
+/// Where a ticket's lines go as they are made: kept as a `TicketImpreso`,
+/// or written straight as `guardado`'s bytes (a send's comanda, made in
+/// the writer's transaction: no lines kept on the way). A text is `text`
+/// followed by `mas` (a line's `2 x ` and its name, not joined first).
+public protocol DestinoTicket {
+    mutating func texto(_ text: String, _ mas: String, grande: Bool, negrita: Bool, margen: Int, sangria: Int)
+    mutating func columnas(_ izquierda: String, _ derecha: String)
+    mutating func regla()
+}
+
+extension DestinoTicket {
+    mutating func texto(_ text: String, _ mas: String = "", grande: Bool = false, negrita: Bool = false, margen: Int = 0, sangria: Int = 0) {
+        texto(text, mas, grande: grande, negrita: negrita, margen: margen, sangria: sangria)
+    }
+}
+
+extension TicketImpreso: DestinoTicket {
+    public mutating func texto(_ text: String, _ mas: String, grande: Bool, negrita: Bool, margen: Int, sangria: Int) {
+        lineas.append(.texto(mas.isEmpty ? text : text + mas, grande: grande, negrita: negrita, margen: margen, sangria: sangria))
+    }
+
+    public mutating func columnas(_ izquierda: String, _ derecha: String) { lineas.append(.columnas(izquierda, derecha)) }
+
+    public mutating func regla() { lineas.append(.regla) }
+}
+
+/// A ticket written as `TicketImpreso.guardado`'s bytes, line by line.
+public struct TicketGuardado: DestinoTicket {
+    public private(set) var bytes: [UInt8] = []
+
+    public init(capacidad: Int = 512) { bytes.reserveCapacity(capacidad) }
+
+    public mutating func texto(_ text: String, _ mas: String, grande: Bool, negrita: Bool, margen: Int, sangria: Int) {
+        bytes.append(UInt8(ascii: "T"))
+        if grande { bytes.append(UInt8(ascii: "G")) }
+        if negrita { bytes.append(UInt8(ascii: "N")) }
+        digits(margen)
+        bytes.append(UInt8(ascii: ","))
+        digits(sangria)
+        bytes.append(UInt8(ascii: "|"))
+        plano(text)
+        plano(mas)
+        bytes.append(0x0A)
+    }
+
+    public mutating func columnas(_ izquierda: String, _ derecha: String) {
+        bytes += [UInt8(ascii: "C"), UInt8(ascii: "|")]
+        plano(izquierda)
+        bytes.append(0x1F)
+        plano(derecha)
+        bytes.append(0x0A)
+    }
+
+    public mutating func regla() { bytes += [UInt8(ascii: "R"), UInt8(ascii: "|"), 0x0A] }
+
+    /// A row (`F`) or a QR code (`Q`).
+    mutating func linea(_ kind: Unicode.Scalar, _ text: String) {
+        bytes += [UInt8(ascii: kind), UInt8(ascii: "|")]
+        plano(text)
+        bytes.append(0x0A)
+    }
+
+    private mutating func digits(_ n: Int) {
+        guard (0..<10).contains(n) else { return bytes += String(n).utf8 }
+        bytes.append(UInt8(ascii: "0") + UInt8(n))
+    }
+
+    /// The text on one line: a line break or U+001F would end it (printed as a space).
+    private mutating func plano(_ text: String) {
+        var plain = true
+        for byte in text.utf8 where byte == 0x0A || byte == 0x0D || byte == 0x1F {
+            plain = false
+            break
+        }
+        guard !plain else { return bytes += text.utf8 }
+        bytes += String(text.map { $0.isNewline || $0 == "\u{1F}" ? " " : $0 }).utf8
     }
 }
 

@@ -52,12 +52,12 @@ public enum Impresion {
     }
 
     /// A line as the kitchen reads it: `2 x Croquetas`, its options and notes indented below.
-    private static func linea(_ l: LineaCuenta) -> [TicketImpreso.Linea] {
-        let prefix = "\(l.cantidad) x "
-        var out: [TicketImpreso.Linea] = [.texto(prefix + l.nombre, negrita: true, sangria: prefix.count)]
-        for o in l.opciones { out.append(.texto("· " + o.valor, margen: prefix.count, sangria: 2)) }
-        if !l.notas.isEmpty { out.append(.texto("Nota: " + l.notas, margen: prefix.count, sangria: 2)) }
-        return out
+    private static func linea<D: DestinoTicket>(_ l: LineaCuenta, en out: inout D) {
+        let prefix = String(l.cantidad) + " x "
+        let indent = prefix.utf8.count
+        out.texto(prefix, l.nombre, negrita: true, sangria: indent)
+        for o in l.opciones { out.texto("· ", o.valor, margen: indent, sangria: 2) }
+        if !l.notas.isEmpty { out.texto("Nota: ", l.notas, margen: indent, sangria: 2) }
     }
 
     private static func cabecera(_ hora: Int64, zone: TimeZone, quien: String?) -> TicketImpreso.Linea {
@@ -69,35 +69,56 @@ public enum Impresion {
     /// lines, the courses held marked *EN ESPERA*.
     public static func comanda(estacion: String, mesa: String, camarero: String?, hora: Int64, zone: TimeZone,
                                lineas: [LineaCuenta], enEspera: Set<Int>) -> TicketImpreso {
-        var out: [TicketImpreso.Linea] = [.texto(estacion, grande: true, negrita: true), .texto("Mesa " + mesa, grande: true, negrita: true),
-                                          cabecera(hora, zone: zone, quien: camarero), .regla]
-        for n in Set(lineas.map(\.curso)).sorted() {
-            out.append(.texto("-- " + cursoEnMayusculas(n) + (enEspera.contains(n) ? " · EN ESPERA" : "") + " --", negrita: true))
-            for l in lineas where l.curso == n { out += linea(l) }
+        var out = TicketImpreso()
+        out.lineas.reserveCapacity(lineas.count * 2 + 10)
+        comanda(en: &out, estacion: estacion, mesa: mesa, camarero: camarero, hora: hora, zone: zone, lineas: lineas, enEspera: enEspera)
+        return out
+    }
+
+    /// The same comanda as a job keeps it (`TicketImpreso.guardadoUTF8`), written straight: it is made at every send.
+    public static func comandaGuardada(estacion: String, mesa: String, camarero: String?, hora: Int64, zone: TimeZone,
+                                       lineas: [LineaCuenta], enEspera: Set<Int>) -> [UInt8] {
+        var out = TicketGuardado(capacidad: 160 + lineas.count * 48)
+        comanda(en: &out, estacion: estacion, mesa: mesa, camarero: camarero, hora: hora, zone: zone, lineas: lineas, enEspera: enEspera)
+        return out.bytes
+    }
+
+    private static func comanda<D: DestinoTicket>(en out: inout D, estacion: String, mesa: String, camarero: String?, hora: Int64, zone: TimeZone,
+                                                  lineas: [LineaCuenta], enEspera: Set<Int>) {
+        out.texto(estacion, grande: true, negrita: true)
+        out.texto("Mesa ", mesa, grande: true, negrita: true)
+        out.columnas(LocalTime.minute(hora, zone: zone), camarero ?? "")
+        out.regla()
+        var cursos = lineas.map(\.curso)
+        cursos.sort()
+        var previo: Int?
+        for n in cursos where n != previo {
+            previo = n
+            out.texto("-- " + cursoEnMayusculas(n) + (enEspera.contains(n) ? " · EN ESPERA" : ""), " --", negrita: true)
+            for l in lineas where l.curso == n { linea(l, en: &out) }
         }
-        out.append(.regla)
-        return TicketImpreso(out)
+        out.regla()
     }
 
     /// *MARCHAR*: a held course fired at one station, with its lines.
     public static func marchar(estacion: String, mesa: String, curso n: Int, camarero: String?, hora: Int64, zone: TimeZone,
                                lineas: [LineaCuenta]) -> TicketImpreso {
-        var out: [TicketImpreso.Linea] = [.texto("MARCHAR", grande: true, negrita: true), .texto(cursoEnMayusculas(n), grande: true, negrita: true),
-                                          .texto("Mesa " + mesa, grande: true, negrita: true), .texto(estacion),
-                                          cabecera(hora, zone: zone, quien: camarero), .regla]
-        for l in lineas { out += linea(l) }
-        out.append(.regla)
-        return TicketImpreso(out)
+        var out = TicketImpreso([.texto("MARCHAR", grande: true, negrita: true), .texto(cursoEnMayusculas(n), grande: true, negrita: true),
+                                 .texto("Mesa " + mesa, grande: true, negrita: true), .texto(estacion),
+                                 cabecera(hora, zone: zone, quien: camarero), .regla])
+        for l in lineas { linea(l, en: &out) }
+        out.regla()
+        return out
     }
 
     /// *ANULADO*: a sent line voided, at its station, with the reason.
     public static func anulacion(estacion: String, mesa: String, linea l: LineaCuenta, motivo: String, gerente: String?, hora: Int64,
                                  zone: TimeZone) -> TicketImpreso {
-        var out: [TicketImpreso.Linea] = [.texto("ANULADO", grande: true, negrita: true), .texto("Mesa " + mesa, grande: true, negrita: true),
-                                          .texto(estacion), cabecera(hora, zone: zone, quien: gerente), .regla]
-        out += linea(l)
-        out += [.texto("Motivo: " + motivo, sangria: 2), .regla]
-        return TicketImpreso(out)
+        var out = TicketImpreso([.texto("ANULADO", grande: true, negrita: true), .texto("Mesa " + mesa, grande: true, negrita: true),
+                                 .texto(estacion), cabecera(hora, zone: zone, quien: gerente), .regla])
+        linea(l, en: &out)
+        out.lineas += [.texto("Motivo: " + motivo, sangria: 2), .regla]
+        return out
     }
 
     /// An online order accepted by the kitchen, at one station: its lines there with their options.

@@ -236,10 +236,17 @@ extension AppDatabase {
     @discardableResult
     static func encolar(_ db: Database, impresoraID: Int64, tipo: TipoTrabajo, ticket: TicketImpreso, now: Int64,
                         reimpresionDe: Int64? = nil) throws -> Int64 {
+        try encolar(db, impresoraID: impresoraID, tipo: tipo, guardado: ticket.guardadoUTF8, now: now, reimpresionDe: reimpresionDe)
+    }
+
+    /// The same, the ticket given as `TicketImpreso.guardadoUTF8` already (a send's comanda, written straight).
+    @discardableResult
+    static func encolar(_ db: Database, impresoraID: Int64, tipo: TipoTrabajo, guardado: [UInt8], now: Int64,
+                        reimpresionDe: Int64? = nil) throws -> Int64 {
         // SQLite's own API (FastStatement): a send queues one at each of its stations.
         try FastStatement.run(db, "INSERT INTO trabajo (impresora_id, tipo, creado, reimpresion_de, ticket) VALUES (?, ?, ?, ?, ?)") { s in
             try s.bind(1, impresoraID); try s.bind(2, tipo.rawValue); try s.bind(3, now); try s.bind(4, reimpresionDe)
-            try s.bind(5, utf8: ticket.guardadoUTF8)
+            try s.bind(5, utf8: guardado)
             try s.execute()
         }
         return db.lastInsertedRowID
@@ -375,8 +382,9 @@ extension AppDatabase {
         let held = Set(comandas.filter { $0.estado == .en_espera }.map(\.curso))
         var printers: [Int64] = []
         for (estacion, suyas) in Impresion.porEstacion(lineas, tipo: { r.tipos[$0.platoID] ?? "" }, en: r.estaciones) {
-            let ticket = Impresion.comanda(estacion: estacion.nombre, mesa: mesa, camarero: camarero, hora: now, zone: zone, lineas: suyas, enEspera: held)
-            try encolar(db, impresoraID: estacion.impresoraID, tipo: .comanda, ticket: ticket, now: now)
+            let ticket = Impresion.comandaGuardada(estacion: estacion.nombre, mesa: mesa, camarero: camarero, hora: now, zone: zone, lineas: suyas,
+                                                   enEspera: held)
+            try encolar(db, impresoraID: estacion.impresoraID, tipo: .comanda, guardado: ticket, now: now)
             printers.append(estacion.impresoraID)
         }
         return printers

@@ -148,6 +148,27 @@ import Testing
         #expect(bytes == expected)
     }
 
+    /// A send's comanda is written straight as the job keeps it: byte for
+    /// byte what the ticket's own `guardado` is, and read back the same
+    /// ticket (held courses, options, notes with a line break, a wide name,
+    /// no waiter, a course past the named ones).
+    @Test func aSendsComandaWrittenStraightIsItsKeptTicket() {
+        let cases: [(String?, [LineaCuenta], Set<Int>)] = [
+            ("Luis", [linea(1, "Chuletón de ternera", 2, curso: 2, opciones: ["Al punto", "Sin sal"], notas: "sin sal\r\ny poco hecho"),
+                      linea(2, "Croquetas", 6, curso: 1), linea(3, "北京烤鸭", 12, curso: 2)], [2]),
+            (nil, [linea(4, "Flan", 1, curso: 7, notas: "velas\u{1F}2"), linea(5, "Café", 3, curso: 1)], [7]),
+            ("Ana", [], []),
+        ]
+        for (camarero, lineas, held) in cases {
+            let ticket = Impresion.comanda(estacion: "Cocina", mesa: "Terraza 2", camarero: camarero, hora: 1_795_694_400, zone: madrid,
+                                           lineas: lineas, enEspera: held)
+            let straight = Impresion.comandaGuardada(estacion: "Cocina", mesa: "Terraza 2", camarero: camarero, hora: 1_795_694_400, zone: madrid,
+                                                     lineas: lineas, enEspera: held)
+            #expect(straight == ticket.guardadoUTF8)
+            #expect(TicketImpreso(guardado: String(decoding: straight, as: UTF8.self)).lineas.count == ticket.lineas.count)
+        }
+    }
+
     @Test func dishesGoToTheirStationElseTheDefaultElseNowhere() {
         let cocina = Impresion.Estacion(id: 1, nombre: "Cocina", impresoraID: 1, categorias: ["Entrantes", "Principales"], porDefecto: true)
         let barra = Impresion.Estacion(id: 2, nombre: "Barra", impresoraID: 2, categorias: ["Bebidas", "Cafés"], porDefecto: false)

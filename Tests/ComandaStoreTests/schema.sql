@@ -52,7 +52,7 @@ CREATE INDEX reservation_ready ON reservation(ready_time) WHERE ready_time IS NO
 
 CREATE INDEX sesion_usuario ON sesion(usuario_id);
 
-CREATE INDEX trabajo_pendiente ON trabajo(impresora_id, id) WHERE estado = 'pendiente';
+CREATE INDEX trabajo_pendiente ON trabajo(id, impresora_id) WHERE estado = 'pendiente';
 
 CREATE TABLE ajuste (
     clave TEXT PRIMARY KEY NOT NULL,

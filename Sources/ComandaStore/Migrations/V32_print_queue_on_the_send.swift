@@ -33,12 +33,14 @@ extension Migrations {
         // The queue itself, rebuilt: v29's `tipo IN (…)` of eight values
         // made SQLite build a temporary index of them for every job queued
         // (v23 says why), and every job wrote two index entries besides its
-        // row. The same rules as comparisons; of the indexes only the
-        // waiting jobs' by printer (the spooler's and the counts'): the one
-        // of every job by printer served only the printer's list on
-        // /gestion, which now reads the newest jobs backwards by id. Ids and
-        // the AUTOINCREMENT counter kept (foreign keys are off during
-        // migrations).
+        // row, each in the middle of its printer's part of the index (a
+        // page per printer at every batch of sends). The same rules as
+        // comparisons; one index, of the waiting jobs in the order queued
+        // with their printer (the spooler's reads and the counts; every
+        // entry added at its end); the one of every job by printer served
+        // only the printer's list on /gestion, which now reads the newest
+        // jobs backwards by id. Ids and the AUTOINCREMENT counter kept
+        // (foreign keys are off during migrations).
         let tipos = ["comanda", "marchar", "anulacion", "pedido", "factura", "precuenta", "prueba", "cierre"]
         let counter = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'trabajo'")
         try db.execute(sql: """
@@ -60,7 +62,7 @@ extension Migrations {
                 SELECT id, impresora_id, tipo, estado, creado, impreso, intentos, respaldo_de, reimpresion_de, reimprimir, en_curso, ticket FROM trabajo;
             DROP TABLE trabajo;
             ALTER TABLE trabajo_v32 RENAME TO trabajo;
-            CREATE INDEX trabajo_pendiente ON trabajo(impresora_id, id) WHERE estado = 'pendiente';
+            CREATE INDEX trabajo_pendiente ON trabajo(id, impresora_id) WHERE estado = 'pendiente';
             """)
         // A job's id once given is never given again (a deleted printer's last job included).
         if let counter {
