@@ -269,7 +269,7 @@ import Testing
         let dir = try makeTemporaryFolder("comanda-bill-kill")
         try FileManager.default.createDirectory(atPath: dir + "/Public", withIntermediateDirectories: true)
         let db = dir + "/bill.sqlite"
-        try "jefa-de-sala-1\n".write(toFile: dir + "/pw", atomically: true, encoding: .utf8)
+        try "jefa-de-sala-1\n".write(toFile: dir + "/pw", atomically: false, encoding: .utf8)
         #expect(try runComanda(["create-staff", "--crear", "jefa", "--rol", "gerente", "--password-file", dir + "/pw", "--database", db], in: dir).0 == 0)
         let args = ["--database", db, "--public", dir + "/Public"]
         let env = ["COMANDA_SCRYPT_LOG_N": "10", "COMANDA_EMPRESA_NIF": "B12345674", "COMANDA_ZONA_HORARIA": "Europe/Madrid"]

@@ -17,7 +17,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try FileManager.default.createDirectory(atPath: dir + "/Public", withIntermediateDirectories: true)
         let db = dir + "/services.sqlite"
-        try "cocinera-de-guardia\n".write(toFile: dir + "/pw", atomically: true, encoding: .utf8)
+        try "cocinera-de-guardia\n".write(toFile: dir + "/pw", atomically: false, encoding: .utf8)
         #expect(try runComanda(["create-staff", "--crear", "cocina1", "--rol", "cocina", "--password-file", dir + "/pw", "--database", db], in: dir).0 == 0)
         let server = try ServerProcess(arguments: ["--database", db, "--public", dir + "/Public"], directory: dir,
                                        environment: ["COMANDA_SCRYPT_LOG_N": "10"])

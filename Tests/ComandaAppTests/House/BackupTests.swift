@@ -33,7 +33,7 @@ import Testing
             dir = try makeTemporaryFolder(name)
             db = dir + "/r.sqlite"
             try FileManager.default.createDirectory(atPath: dir + "/Public", withIntermediateDirectories: true)
-            try "jefa-de-sala-1\n".write(toFile: dir + "/pw", atomically: true, encoding: .utf8)
+            try "jefa-de-sala-1\n".write(toFile: dir + "/pw", atomically: false, encoding: .utf8)
             _ = try runComanda(["create-staff", "--crear", "jefa", "--rol", "gerente", "--password-file", dir + "/pw", "--database", db], in: dir)
             env = ["COMANDA_SCRYPT_LOG_N": "10", "COMANDA_ZONA_HORARIA": "Europe/Madrid", "COMANDA_EMPRESA_NIF": "B12345674",
                    "COMANDA_EMPRESA_RAZON_SOCIAL": "Casa Pepe S.L."]

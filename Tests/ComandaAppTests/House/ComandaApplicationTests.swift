@@ -11,10 +11,10 @@ private func makePublicFolder() throws -> (root: String, publicFolder: String) {
     let root = NSTemporaryDirectory() + "comanda-app-\(UUID().uuidString)"
     let pub = root + "/Public"
     try FileManager.default.createDirectory(atPath: pub + "/css", withIntermediateDirectories: true)
-    try "<!doctype html><h1>comanda</h1>".write(toFile: pub + "/index.html", atomically: true, encoding: .utf8)
-    try String(repeating: "body { color: green; }\n", count: 100).write(toFile: pub + "/css/app.css", atomically: true, encoding: .utf8)
-    try "<!doctype html><p>display</p>".write(toFile: pub + "/display.html", atomically: true, encoding: .utf8)
-    try "secret".write(toFile: root + "/secret.txt", atomically: true, encoding: .utf8)
+    try "<!doctype html><h1>comanda</h1>".write(toFile: pub + "/index.html", atomically: false, encoding: .utf8)
+    try String(repeating: "body { color: green; }\n", count: 100).write(toFile: pub + "/css/app.css", atomically: false, encoding: .utf8)
+    try "<!doctype html><p>display</p>".write(toFile: pub + "/display.html", atomically: false, encoding: .utf8)
+    try "secret".write(toFile: root + "/secret.txt", atomically: false, encoding: .utf8)
     try FileManager.default.createSymbolicLink(atPath: pub + "/escape.txt", withDestinationPath: root + "/secret.txt")
     return (root, pub)
 }
@@ -29,9 +29,20 @@ private func get(_ target: String, _ headers: [(String, String)] = []) -> HTTPRe
     HTTPRequest(method: .GET, target: target, headers: HTTPHeaders([("Host", "t")] + headers))
 }
 
-@Suite struct ComandaApplicationTests {
+@Suite final class ComandaApplicationTests {
+    /// The folders this test made, taken away after it (a test's instance ends with it).
+    private var roots: [String] = []
+
+    deinit { for root in roots { try? FileManager.default.removeItem(atPath: root) } }
+
+    private func publicFolder() throws -> String {
+        let (root, pub) = try makePublicFolder()
+        roots.append(root)
+        return pub
+    }
+
     @Test func healthSaysOk() throws {
-        let (_, pub) = try makePublicFolder()
+        let pub = try publicFolder()
         let r = makeApp(publicFolder: pub).respond(to: get("/health"))
         #expect(r.status == .ok)
         #expect(String(decoding: r.body, as: UTF8.self) == "ok")
@@ -39,14 +50,14 @@ private func get(_ target: String, _ headers: [(String, String)] = []) -> HTTPRe
     }
 
     @Test func unknownPathIs404WithTheJSONError() throws {
-        let (_, pub) = try makePublicFolder()
+        let pub = try publicFolder()
         let r = makeApp(publicFolder: pub).respond(to: get("/no/such/thing"))
         #expect(r.status == .notFound)
         #expect(String(decoding: r.body, as: UTF8.self) == #"{"error":{"code":"not_found","message":"There is nothing at this address."}}"#)
     }
 
     @Test func wrongMethodIs405WithAllow() throws {
-        let (_, pub) = try makePublicFolder()
+        let pub = try publicFolder()
         let app = makeApp(publicFolder: pub)
         let r = app.respond(to: HTTPRequest(method: .DELETE, target: "/health", headers: HTTPHeaders([("Host", "t")])))
         #expect(r.status == .methodNotAllowed)
@@ -59,7 +70,7 @@ private func get(_ target: String, _ headers: [(String, String)] = []) -> HTTPRe
     }
 
     @Test func servesIndexAndPagesWithTypesAndETags() throws {
-        let (_, pub) = try makePublicFolder()
+        let pub = try publicFolder()
         let app = makeApp(publicFolder: pub)
         let index = app.respond(to: get("/"))
         #expect(index.status == .ok)
@@ -73,7 +84,7 @@ private func get(_ target: String, _ headers: [(String, String)] = []) -> HTTPRe
     }
 
     @Test func gzippedFileHasItsOwnETagAndRevalidates() throws {
-        let (_, pub) = try makePublicFolder()
+        let pub = try publicFolder()
         let app = makeApp(publicFolder: pub)
         let zipped = app.respond(to: get("/css/app.css", [("Accept-Encoding", "gzip")]))
         #expect(zipped.headers["Content-Encoding"] == "gzip")
@@ -88,14 +99,14 @@ private func get(_ target: String, _ headers: [(String, String)] = []) -> HTTPRe
         "/..%5csecret.txt", "/escape.txt", "/index.html%00.txt", "/.hidden", "/%ff", "/css/../../secret.txt",
     ])
     func neverServesAFileOutsidePublic(path: String) throws {
-        let (_, pub) = try makePublicFolder()
+        let pub = try publicFolder()
         let r = makeApp(publicFolder: pub).respond(to: get(path))
         #expect(r.status == .notFound || r.status == .badRequest)
         #expect(!String(decoding: r.body, as: UTF8.self).contains("secret"))
     }
 
     @Test func traversalOverARealSocketIsRefused() throws {
-        let (_, pub) = try makePublicFolder()
+        let pub = try publicFolder()
         try withServer(responder: makeApp(publicFolder: pub)) { _, port in
             let client = try TestClient(port: port)
             for path in ["/../secret.txt", "/%2e%2e/secret.txt", "/css/%2e%2e/%2e%2e/secret.txt", "/escape.txt"] {
@@ -117,10 +128,17 @@ private func get(_ target: String, _ headers: [(String, String)] = []) -> HTTPRe
     }
 }
 
-@Suite struct AppConfigurationTests {
+@Suite final class AppConfigurationTests {
+    /// The files this test wrote, taken away after it.
+    private var files: [String] = []
+
+    deinit { for file in files { try? FileManager.default.removeItem(atPath: file) } }
+
     private func writeConfig(_ json: String) throws -> String {
         let path = NSTemporaryDirectory() + "comanda-config-\(UUID().uuidString).json"
-        try json.write(toFile: path, atomically: true, encoding: .utf8)
+        // Written in place: Foundation's atomic write leaves a TemporaryDirectory.* folder behind in /tmp.
+        guard FileManager.default.createFile(atPath: path, contents: Data(json.utf8)) else { throw CocoaError(.fileWriteUnknown) }
+        files.append(path)
         return path
     }
 

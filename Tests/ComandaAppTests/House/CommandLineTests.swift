@@ -11,8 +11,8 @@ import Testing
         let dir = try makeTemporaryFolder("comanda-nodb")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let menu = try makeTemporaryFolder("comanda-nodb-menu") + "/platos.json"
-        try #"[{"nombre": "Flan", "descripcion": "Casero", "precio": 4, "tipo": "Postres"}]"#.write(toFile: menu, atomically: true, encoding: .utf8)
-        try "jefa-de-sala-1\n".write(toFile: menu + ".pw", atomically: true, encoding: .utf8)
+        try #"[{"nombre": "Flan", "descripcion": "Casero", "precio": 4, "tipo": "Postres"}]"#.write(toFile: menu, atomically: false, encoding: .utf8)
+        try "jefa-de-sala-1\n".write(toFile: menu + ".pw", atomically: false, encoding: .utf8)
         let commands = [["backup", dir + "/copia.sqlite"], ["verifactu", "verificar"],
                         ["create-staff", "jefa", "--rol", "gerente", "--password-file", menu + ".pw"],
                         ["create-host", "ana", "--password-file", menu + ".pw"], ["import-platos", menu]]
@@ -32,7 +32,7 @@ import Testing
     @Test func verificarLeavesACopyAsItWas() throws {
         let dir = try makeTemporaryFolder("comanda-verificar")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try "jefa-de-sala-1\n".write(toFile: dir + "/pw", atomically: true, encoding: .utf8)
+        try "jefa-de-sala-1\n".write(toFile: dir + "/pw", atomically: false, encoding: .utf8)
         #expect(try runComanda(["create-staff", "--crear", "jefa", "--rol", "gerente", "--password-file", dir + "/pw", "--database", dir + "/r.sqlite"], in: dir).0 == 0)
         try FileManager.default.createDirectory(atPath: dir + "/copias", withIntermediateDirectories: true)
         #expect(try runComanda(["backup", dir + "/copias/copia.sqlite", "--database", dir + "/r.sqlite"], in: dir).0 == 0)

@@ -18,7 +18,7 @@ import Testing
             let dir = try makeTemporaryFolder("comanda-group")
             try FileManager.default.createDirectory(atPath: dir + "/Public", withIntermediateDirectories: true)
             try #"[{"nombre": "Tortilla", "descripcion": "De patata", "precio": 8, "tipo": "Entrantes"}]"#
-                .write(toFile: dir + "/platos.json", atomically: true, encoding: .utf8)
+                .write(toFile: dir + "/platos.json", atomically: false, encoding: .utf8)
             return dir
         }()
         let args = ["--database", dir + "/group.sqlite", "--platos", dir + "/platos.json", "--public", dir + "/Public"]

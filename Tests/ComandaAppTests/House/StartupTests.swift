@@ -49,8 +49,8 @@ import Testing
     /// An existing login's password is never silently ignored: it says so, and `--reset-password` sets it.
     @Test func createStaffSaysWhatItDidWithAPassword() throws {
         let dir = try makeTemporaryFolder("comanda-startup-staff")
-        try "primera-clave-1\n".write(toFile: dir + "/one", atomically: true, encoding: .utf8)
-        try "segunda-clave-2\n".write(toFile: dir + "/two", atomically: true, encoding: .utf8)
+        try "primera-clave-1\n".write(toFile: dir + "/one", atomically: false, encoding: .utf8)
+        try "segunda-clave-2\n".write(toFile: dir + "/two", atomically: false, encoding: .utf8)
         let base = ["--database", "s.sqlite", "--password-file"]
         var (status, output) = try runComanda(["create-staff", "--crear", "ana", "--rol", "cocina"] + base + [dir + "/one"], in: dir)
         #expect(status == 0 && output.contains("creado ana"), "\(output)")

@@ -79,7 +79,7 @@ import Testing
         let dir = try makeTemporaryFolder("comanda-newer")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let db = dir + "/r.sqlite"
-        try "jefa-de-sala-1\n".write(toFile: dir + "/pw", atomically: true, encoding: .utf8)
+        try "jefa-de-sala-1\n".write(toFile: dir + "/pw", atomically: false, encoding: .utf8)
         let (made, _) = try runComanda(["create-staff", "--crear", "jefa", "--rol", "gerente", "--password-file", dir + "/pw", "--database", db], in: dir)
         #expect(made == 0)
         // As a newer comanda would leave it: one more migration applied, the log checkpointed into the file.

@@ -139,7 +139,7 @@ private func names(_ r: HTTPResponse) throws -> [String] {
         try FileManager.default.createDirectory(atPath: dir + "/Public", withIntermediateDirectories: true)
         let menu = dir + "/platos.json"
         try #"[{"nombre": "Tortilla", "descripcion": "De patata", "precio": 8, "tipo": "Entrantes"}]"#
-            .write(toFile: menu, atomically: true, encoding: .utf8)
+            .write(toFile: menu, atomically: false, encoding: .utf8)
         let args = ["--database", dir + "/menu.sqlite", "--platos", menu, "--public", dir + "/Public"]
         let first = try ServerProcess(arguments: args, directory: dir)
         let before = try TestClient(port: first.port).request("GET", "/platos")
@@ -147,7 +147,7 @@ private func names(_ r: HTTPResponse) throws -> [String] {
         #expect(first.stop() == 0)
 
         try #"[{"nombre": "Gazpacho", "descripcion": "Frío", "precio": 5, "tipo": "Entrantes"}]"#
-            .write(toFile: menu, atomically: true, encoding: .utf8)
+            .write(toFile: menu, atomically: false, encoding: .utf8)
         let second = try ServerProcess(arguments: args, directory: dir)
         let after = try TestClient(port: second.port).request("GET", "/platos")
         #expect(after.text == before.text)
@@ -159,7 +159,7 @@ private func names(_ r: HTTPResponse) throws -> [String] {
         try FileManager.default.createDirectory(atPath: dir + "/Public", withIntermediateDirectories: true)
         let menu = dir + "/platos.json"
         try #"[{"nombre": "Tortilla", "descripcion": "De patata", "precio": 8, "tipo": "Entrantes"}]"#
-            .write(toFile: menu, atomically: true, encoding: .utf8)
+            .write(toFile: menu, atomically: false, encoding: .utf8)
         let db = dir + "/menu.sqlite"
         let server = try ServerProcess(arguments: ["--database", db, "--platos", menu, "--public", dir + "/Public"], directory: dir)
         defer { server.stop() }
@@ -168,7 +168,7 @@ private func names(_ r: HTTPResponse) throws -> [String] {
 
         let bad = dir + "/bad.json"
         try #"[{"nombre": "Flan", "descripcion": "x", "precio": 4, "tipo": "Postres"}, {"nombre": "Tortilla", "descripcion": "x", "precio": -1, "tipo": "E"}]"#
-            .write(toFile: bad, atomically: true, encoding: .utf8)
+            .write(toFile: bad, atomically: false, encoding: .utf8)
         let (badStatus, badOutput) = try runComanda(["import-platos", bad, "--database", db], in: dir)
         #expect(badStatus != 0)
         #expect(badOutput.contains("entry 2 (Tortilla), field precio"))
@@ -176,7 +176,7 @@ private func names(_ r: HTTPResponse) throws -> [String] {
 
         let good = dir + "/good.json"
         try #"[{"nombre": "Tortilla", "descripcion": "De patata", "precio": 9.5, "tipo": "Entrantes"}, {"nombre": "Flan", "descripcion": "x", "precio": 4, "tipo": "Postres"}]"#
-            .write(toFile: good, atomically: true, encoding: .utf8)
+            .write(toFile: good, atomically: false, encoding: .utf8)
         let (status, output) = try runComanda(["import-platos", good, "--database", db], in: dir)
         #expect(status == 0, "\(output)")
         let now = try client.request("GET", "/platos").text

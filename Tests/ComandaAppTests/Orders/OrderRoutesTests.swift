@@ -317,7 +317,7 @@ private func object(_ r: TestResponse) throws -> [String: Any] { try #require(r.
         try FileManager.default.createDirectory(atPath: dir + "/Public", withIntermediateDirectories: true)
         let menu = dir + "/platos.json"
         try #"[{"nombre": "Tortilla", "descripcion": "De patata", "precio": 8, "tipo": "Entrantes"}]"#
-            .write(toFile: menu, atomically: true, encoding: .utf8)
+            .write(toFile: menu, atomically: false, encoding: .utf8)
         let args = ["--database", dir + "/durable.sqlite", "--platos", menu, "--public", dir + "/Public"]
         let env = ["COMANDA_SCRYPT_LOG_N": "10"]
         let first = try ServerProcess(arguments: args, directory: dir, environment: env)

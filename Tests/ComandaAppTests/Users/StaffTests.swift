@@ -12,7 +12,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let db = dir + "/staff.sqlite"
         let passwordFile = dir + "/pw"
-        try "fogones-1234\n".write(toFile: passwordFile, atomically: true, encoding: .utf8)
+        try "fogones-1234\n".write(toFile: passwordFile, atomically: false, encoding: .utf8)
 
         let (made, out) = try runComanda(["create-staff", "--crear", "Cocinero", "--rol", "cocina", "--password-file", passwordFile,
                                           "--database", db], in: dir)

@@ -99,7 +99,7 @@ final class AEATStandIn {
             try FileManager.default.createDirectory(atPath: dir + "/aeat", withIntermediateDirectories: true)
             standIn = try AEATStandIn(folder: dir + "/aeat", certs: dir + "/certs", espera: espera)
             let db = dir + "/r.sqlite"
-            try "jefa-de-sala-1\n".write(toFile: dir + "/pw", atomically: true, encoding: .utf8)
+            try "jefa-de-sala-1\n".write(toFile: dir + "/pw", atomically: false, encoding: .utf8)
             _ = try runComanda(["create-staff", "--crear", "jefa", "--rol", "gerente", "--password-file", dir + "/pw", "--database", db], in: dir)
             args = ["--database", db, "--public", dir + "/Public"]
             var env = ["COMANDA_SCRYPT_LOG_N": "10", "COMANDA_EMPRESA_NIF": "B12345674", "COMANDA_ZONA_HORARIA": "Europe/Madrid",
@@ -314,7 +314,7 @@ final class AEATStandIn {
     @Test func theCertificateAtStartUp() throws {
         let dir = try makeTemporaryFolder("comanda-verifactu-cert")
         try AEATStandIn.makeCertificates(in: dir + "/certs")
-        try "no es un certificado".write(toFile: dir + "/certs/roto.p12", atomically: true, encoding: .utf8)
+        try "no es un certificado".write(toFile: dir + "/certs/roto.p12", atomically: false, encoding: .utf8)
         let base = ["COMANDA_EMPRESA_NIF": "B12345674", "COMANDA_VERIFACTU_ENVIO": "pruebas", "COMANDA_VERIFACTU_CLAVE": "clave-de-prueba"]
         for (file, clave, words) in [("cliente.p12", "otra", "invalid setting verifactu.clave: it is not the password of"),
                                      ("roto.p12", "clave-de-prueba", "is not a PKCS#12 file"),
@@ -337,7 +337,7 @@ final class AEATStandIn {
         let server = try ServerProcess(arguments: ["--database", dir + "/db.sqlite"], directory: dir, environment: env)
         defer { server.stop() }
         #expect(server.log().contains("EXPIRED on 2021-01-01"), "\(server.log())")
-        try "jefa-de-sala-1\n".write(toFile: dir + "/pw", atomically: true, encoding: .utf8)
+        try "jefa-de-sala-1\n".write(toFile: dir + "/pw", atomically: false, encoding: .utf8)
         _ = try runComanda(["create-staff", "--crear", "jefa", "--rol", "gerente", "--password-file", dir + "/pw", "--database", dir + "/db.sqlite"], in: dir)
         let c = try TestClient(port: server.port)
         let token = try #require((try c.postJSON("/sesiones", #"{"login": "jefa", "password": "jefa-de-sala-1"}"#).json as? [String: Any])?["token"] as? String)
