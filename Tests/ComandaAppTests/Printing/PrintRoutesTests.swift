@@ -208,21 +208,28 @@ import Testing
         }
     }
 
+    /// The kitchen's printer (the default station) backed by the bar's, the
+    /// kitchen's switched off, a tortilla sent at T1, and the backup delay
+    /// (1 s) past.
+    private func sendWithTheKitchenOff(_ f: Floor, cocina: FakePrinter, barra: FakePrinter) throws -> (barraID: Int, cocinaID: Int, cuenta: Int) {
+        let barraID = try f.printer("Barra", barra)
+        let cocinaID = try f.printer("Cocina", cocina, #", "respaldo_id": \#(barraID)"#)
+        _ = try f.c.postJSON("/estaciones", #"{"nombre": "Cocina", "impresora_id": \#(cocinaID), "por_defecto": true}"#, token: f.boss)
+        cocina.stop()
+        let cuenta = try f.seat("T1")
+        _ = try f.c.postJSON("/cuentas/\(cuenta)/lineas", #"{"plato_id": \#(f.tortilla)}"#, token: f.waiter)
+        _ = try f.c.postJSON("/cuentas/\(cuenta)/enviar", "{}", token: f.waiter)
+        f.clock.advance(2)
+        return (barraID, cocinaID, cuenta)
+    }
+
     @Test func theBackupTakesOverAndGivesBack() throws {
         let cocina = try FakePrinter(), barra = try FakePrinter()
         let port = cocina.port
         defer { barra.stop() }
         try withPrinting(respaldo: 1) { f, _ in
             let c = f.c
-            let barraID = try f.printer("Barra", barra)
-            let cocinaID = try f.printer("Cocina", cocina, #", "respaldo_id": \#(barraID)"#)
-            _ = try c.postJSON("/estaciones", #"{"nombre": "Cocina", "impresora_id": \#(cocinaID), "por_defecto": true}"#, token: f.boss)
-            cocina.stop()
-            let cuenta = try f.seat("T1")
-            _ = try c.postJSON("/cuentas/\(cuenta)/lineas", #"{"plato_id": \#(f.tortilla)}"#, token: f.waiter)
-            _ = try c.postJSON("/cuentas/\(cuenta)/enviar", "{}", token: f.waiter)
-            // The backup delay (1 s) passes.
-            f.clock.advance(2)
+            let (barraID, cocinaID, cuenta) = try sendWithTheKitchenOff(f, cocina: cocina, barra: barra)
             #expect(try eventually(20) { barra.texts.count == 1 })
             #expect(barra.texts[0].contains("RESPALDO DE Cocina") && barra.texts[0].contains("1 x Tortilla"), "\(barra.texts.first ?? "")")
             let job = try #require((try c.authed("GET", "/impresoras/\(barraID)/trabajos", f.waiter).json as? [[String: Any]])?.first)
@@ -248,15 +255,8 @@ import Testing
         defer { barra.stop() }
         try withPrinting(respaldo: 1) { f, _ in
             let c = f.c
-            let barraID = try f.printer("Barra", barra)
-            let cocinaID = try f.printer("Cocina", cocina, #", "respaldo_id": \#(barraID)"#)
-            _ = try c.postJSON("/estaciones", #"{"nombre": "Cocina", "impresora_id": \#(cocinaID), "por_defecto": true}"#, token: f.boss)
-            cocina.stop()
             barra.set(.paperOut)
-            let cuenta = try f.seat("T1")
-            _ = try c.postJSON("/cuentas/\(cuenta)/lineas", #"{"plato_id": \#(f.tortilla)}"#, token: f.waiter)
-            _ = try c.postJSON("/cuentas/\(cuenta)/enviar", "{}", token: f.waiter)
-            f.clock.advance(2)
+            let (barraID, cocinaID, _) = try sendWithTheKitchenOff(f, cocina: cocina, barra: barra)
             // Handed to the bar's printer, which has no paper: it waits there.
             #expect(try eventually(20) {
                 let held = try c.authed("GET", "/impresoras/\(barraID)/trabajos", f.waiter).json as? [[String: Any]]
